@@ -1,0 +1,167 @@
+# common/ScanGallery.cmake - the build pieces every chapter shares.
+#
+#   add_chapter(03_hillis_steele)   program, tests and tour entries of one chapter folder
+#   add_tour()                      the tour program over every chapter added before it
+#
+# Each chapter is its own set of targets, so a chapter that fails to compile shows up as
+# that chapter's targets failing (the presets build with -k 0 and carry on with the rest).
+
+include_guard(GLOBAL)
+
+# ---- doctest: installed, else a pinned release fetched at configure time ----------------
+# The doctest target's include directory is taken from where its header really is:
+# Debian's package config names /usr/include even when the package is unpacked elsewhere.
+add_library(scan_gallery_doctest INTERFACE)
+find_package(doctest 2.4 CONFIG QUIET)
+if(doctest_FOUND)
+  find_path(SCAN_GALLERY_DOCTEST_INCLUDE_DIR doctest/doctest.h HINTS "${doctest_DIR}/../../../include")
+endif()
+if(doctest_FOUND AND SCAN_GALLERY_DOCTEST_INCLUDE_DIR)
+  message(STATUS "Scan Gallery: doctest ${doctest_VERSION} found at ${SCAN_GALLERY_DOCTEST_INCLUDE_DIR}")
+  target_include_directories(scan_gallery_doctest INTERFACE "${SCAN_GALLERY_DOCTEST_INCLUDE_DIR}")
+else()
+  set(doctest_url "https://github.com/doctest/doctest/archive/refs/tags/v2.4.11.tar.gz")
+  set(doctest_sha256 "632ed2c05a7f53fa961381497bf8069093f0d6628c5f26286161fbd32a560186")
+  set(doctest_archive "${PROJECT_BINARY_DIR}/_deps/doctest-v2.4.11.tar.gz")
+  if(NOT EXISTS "${doctest_archive}")
+    message(STATUS "Scan Gallery: doctest not installed, downloading ${doctest_url}")
+    file(DOWNLOAD "${doctest_url}" "${doctest_archive}" EXPECTED_HASH SHA256=${doctest_sha256} STATUS download_status)
+    list(GET download_status 0 download_code)
+    if(NOT download_code EQUAL 0)
+      file(REMOVE "${doctest_archive}")
+      list(GET download_status 1 download_message)
+      message(FATAL_ERROR
+        "doctest (the test framework) is not installed and could not be downloaded: ${download_message}\n"
+        "Install it, then configure again:\n"
+        "  Debian/Ubuntu: sudo apt-get install doctest-dev\n"
+        "  macOS:         brew install doctest\n"
+        "  vcpkg:         vcpkg install doctest\n"
+        "or point CMAKE_PREFIX_PATH at a doctest installation (the folder holding lib/cmake/doctest).")
+    endif()
+  endif()
+  include(FetchContent)
+  set(DOCTEST_WITH_TESTS OFF CACHE BOOL "" FORCE)
+  set(DOCTEST_NO_INSTALL ON CACHE BOOL "" FORCE)
+  FetchContent_Declare(doctest URL "${doctest_archive}" URL_HASH SHA256=${doctest_sha256} DOWNLOAD_EXTRACT_TIMESTAMP TRUE)
+  FetchContent_MakeAvailable(doctest)
+  target_link_libraries(scan_gallery_doctest INTERFACE doctest::doctest)
+endif()
+
+# ---- the harness: header-only, one interface target everything links ---------------------
+add_library(scan_gallery_harness INTERFACE)
+target_include_directories(scan_gallery_harness INTERFACE "${PROJECT_SOURCE_DIR}" "${PROJECT_SOURCE_DIR}/chapters")
+target_link_libraries(scan_gallery_harness INTERFACE CUDA::cudart CUDA::nvtx3)
+target_compile_options(scan_gallery_harness INTERFACE
+  # -lineinfo: the profiler's source view maps SASS back to these lines, at no speed cost
+  "$<$<COMPILE_LANGUAGE:CUDA>:-lineinfo;--expt-relaxed-constexpr;-Xcompiler=-Wall,-Wextra>"
+  "$<$<COMPILE_LANGUAGE:CXX>:-Wall;-Wextra>")
+
+# ---- doctest main, shared by every test executable ---------------------------------------
+add_library(scan_gallery_test_main STATIC "${PROJECT_SOURCE_DIR}/tests/support/test_main.cpp")
+target_link_libraries(scan_gallery_test_main PUBLIC scan_gallery_harness scan_gallery_doctest)
+
+set(SCAN_GALLERY_EXPECT_EXIT "${PROJECT_SOURCE_DIR}/tests/expect_exit.cmake")
+
+# Registers a test that runs `COMMAND ...` and expects exit code EXIT and output matching
+# OUTPUT. NEEDS_GPU: without a CUDA device the test is reported as skipped.
+function(add_cli_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NEEDS_GPU" "EXIT;OUTPUT;LABELS;ENVIRONMENT" "COMMAND")
+  list(JOIN arg_COMMAND "|" command)
+  add_test(NAME ${name}
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}" "-DEXPECT_EXIT=${arg_EXIT}" "-DEXPECT_OUTPUT=${arg_OUTPUT}"
+                   "-DNEEDS_GPU=${arg_NEEDS_GPU}" -P "${SCAN_GALLERY_EXPECT_EXIT}")
+  set(labels ${arg_LABELS} cli)
+  if(arg_NEEDS_GPU)
+    list(APPEND labels gpu)
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_REGULAR_EXPRESSION "SKIPPED \\(no CUDA device\\)")
+  if(arg_ENVIRONMENT)
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${arg_ENVIRONMENT}")
+  endif()
+endfunction()
+
+# ---- add_chapter -------------------------------------------------------------------------
+# chapters/<NN_idea>/ holds variants.cu (the list the program, tests and tour share),
+# main.cu (the program), test.cu (doctest) and README.md. Targets:
+#   <NN_idea>            the program, in build/bin
+#   <NN_idea>_tests      its tests: CTest runs "<NN_idea>.host" everywhere and
+#                        "<NN_idea>.gpu" (label gpu; skipped without a device)
+#   <NN_idea>_variants   the variant list, linked into the program, the tests and the tour
+function(add_chapter folder)
+  if(NOT folder MATCHES "^([0-9][0-9])_[a-z0-9_]+$")
+    message(FATAL_ERROR "add_chapter: '${folder}' is not a chapter folder name like 03_hillis_steele")
+  endif()
+  set(number "${CMAKE_MATCH_1}")
+  set(dir "${PROJECT_SOURCE_DIR}/chapters/${folder}")
+  set(label "chapter${number}")
+
+  add_library(${folder}_variants STATIC "${dir}/variants.cu")
+  target_link_libraries(${folder}_variants PUBLIC scan_gallery_harness)
+
+  add_executable(${folder} "${dir}/main.cu")
+  target_link_libraries(${folder} PRIVATE ${folder}_variants)
+
+  add_executable(${folder}_tests "${dir}/test.cu")
+  target_link_libraries(${folder}_tests PRIVATE ${folder}_variants scan_gallery_test_main)
+
+  add_test(NAME ${folder}.host COMMAND ${folder}_tests --part=host)
+  set_tests_properties(${folder}.host PROPERTIES LABELS "${label}")
+  add_test(NAME ${folder}.gpu COMMAND ${folder}_tests --part=gpu)
+  set_tests_properties(${folder}.gpu PROPERTIES LABELS "${label};gpu" SKIP_RETURN_CODE 77)
+
+  # The program itself: help, bad flags, no device, a size that cannot fit, a small run.
+  set(program "$<TARGET_FILE:${folder}>")
+  add_cli_test(${folder}.cli.help COMMAND ${program} --help EXIT 0 OUTPUT "usage:.*--variant" LABELS ${label})
+  add_cli_test(${folder}.cli.unknown_flag COMMAND ${program} --bogus EXIT 2 OUTPUT "unknown flag '--bogus'" LABELS ${label})
+  add_cli_test(${folder}.cli.bad_size COMMAND ${program} --n banana EXIT 2 OUTPUT "is not a size" LABELS ${label})
+  add_cli_test(${folder}.cli.no_device COMMAND ${program} --n 1000 EXIT 3 OUTPUT "no CUDA device" LABELS ${label}
+               ENVIRONMENT "CUDA_VISIBLE_DEVICES=-1")
+  add_cli_test(${folder}.cli.too_large COMMAND ${program} --n 2^40 EXIT 3 OUTPUT "needs [0-9.]+ GiB of device memory, but only"
+               LABELS ${label} NEEDS_GPU)
+  add_cli_test(${folder}.cli.small_run COMMAND ${program} --n 1000,2^16+1 --iters 3 --warmup 1 EXIT 0 OUTPUT " ok"
+               LABELS ${label} NEEDS_GPU)
+
+  set_property(GLOBAL APPEND PROPERTY SCAN_GALLERY_CHAPTERS ${folder})
+endfunction()
+
+# ---- add_tour ----------------------------------------------------------------------------
+# The tour runs every chapter's variants. Its list of chapters is generated from the
+# add_chapter calls, so a new chapter joins the tour by being added.
+function(add_tour)
+  get_property(chapters GLOBAL PROPERTY SCAN_GALLERY_CHAPTERS)
+  set(includes "")
+  set(entries "")
+  set(libraries "")
+  foreach(folder IN LISTS chapters)
+    string(SUBSTRING "${folder}" 0 2 number)
+    string(APPEND includes "#include \"${folder}/variants.cuh\"\n")
+    string(APPEND entries "  append(all, labelled(ch${number}::Chapter::variants<T, Op>(), \"${number} \"));\n")
+    list(APPEND libraries ${folder}_variants)
+  endforeach()
+  set(registry "${PROJECT_BINARY_DIR}/generated/tour_chapters.cuh")
+  file(CONFIGURE OUTPUT "${registry}" CONTENT [=[
+// Generated by add_tour() from the add_chapter() calls in CMakeLists.txt: do not edit.
+#pragma once
+#include "common/bench.cuh"
+@includes@
+namespace tour {
+template <typename T, typename Op>
+void append(std::vector<sg::LabelledVariant<T, Op>>& all, const std::vector<sg::LabelledVariant<T, Op>>& more) {
+  all.insert(all.end(), more.begin(), more.end());
+}
+template <typename T, typename Op>
+std::vector<sg::LabelledVariant<T, Op>> all_variants() {
+  using sg::labelled;
+  std::vector<sg::LabelledVariant<T, Op>> all;
+@entries@  return all;
+}
+}  // namespace tour
+]=] @ONLY)
+
+  add_executable(tour "${PROJECT_SOURCE_DIR}/chapters/tour.cu")
+  target_include_directories(tour PRIVATE "${PROJECT_BINARY_DIR}/generated")
+  target_link_libraries(tour PRIVATE ${libraries})
+  add_custom_target(run_tour COMMAND tour DEPENDS tour USES_TERMINAL COMMENT "The Scan Gallery tour")
+  add_cli_test(tour.cli.unknown_flag COMMAND $<TARGET_FILE:tour> --bogus EXIT 2 OUTPUT "unknown flag" LABELS tour)
+  add_cli_test(tour.cli.small_run COMMAND $<TARGET_FILE:tour> --n 1000 --iters 2 --warmup 1 EXIT 0 OUTPUT " ok" LABELS tour NEEDS_GPU)
+endfunction()

@@ -1,0 +1,85 @@
+// common/device_buffer.cuh - typed device memory that frees itself, and the scratch arena.
+//
+//   sg::DeviceBuffer<int> in(n);          // n elements, not bytes
+//   in.upload(host_vector);
+//   sg::poison(out);                       // fill with a pattern no scan produces
+//   std::vector<int> back = out.download();
+//
+// Launchers that need temporary storage (block sums, a ping-pong buffer) take it from
+// sg::scratch_bytes(): one process-wide region that only grows. The warm-up run grows
+// it, so nothing is allocated inside a timed loop. A launcher asks once per launch for
+// everything it needs and carves the region itself; a second call may move the region.
+#pragma once
+
+#include "common/check.cuh"
+#include "common/inputs.hpp"
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace sg {
+
+template <typename T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) : count_(count) {
+    if (count_ > 0) SG_CUDA(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
+  }
+  ~DeviceBuffer() {
+    if (data_ != nullptr) cudaFree(data_);  // never throw from a destructor
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept { swap(other); }
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    DeviceBuffer(std::move(other)).swap(*this);
+    return *this;
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+
+  void upload(const std::vector<T>& host) {
+    if (host.size() != count_) throw std::invalid_argument("DeviceBuffer::upload: size mismatch");
+    if (count_ > 0) SG_CUDA(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice));
+  }
+  std::vector<T> download() const { return download(count_); }
+  std::vector<T> download(std::size_t count) const {
+    std::vector<T> host(count);
+    if (count > 0) SG_CUDA(cudaMemcpy(host.data(), data_, count * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+  }
+
+ private:
+  void swap(DeviceBuffer& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(count_, other.count_);
+  }
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+// Fills a buffer with the poison pattern of its element type (see inputs.hpp): any element
+// a kernel forgets to write keeps it, and validation reports it as "never written".
+template <typename T>
+void poison(DeviceBuffer<T>& buffer, cudaStream_t stream = nullptr) {
+  if (buffer.size() > 0) SG_CUDA(cudaMemsetAsync(buffer.data(), poison_byte<T>(), buffer.bytes(), stream));
+}
+
+// The scratch arena described above. Growing it frees the old region, which waits for
+// the device to go idle, so it must not happen while a kernel still uses the old one:
+// launchers call it before their first launch.
+inline void* scratch_bytes(std::size_t bytes) {
+  static DeviceBuffer<unsigned char> region;
+  if (bytes > region.size()) {
+    region = DeviceBuffer<unsigned char>();  // free first, so old + new need not both fit
+    region = DeviceBuffer<unsigned char>(bytes);
+  }
+  return region.data();
+}
+
+}  // namespace sg

@@ -1,0 +1,212 @@
+// common/flags.hpp - the one command line every chapter program and the tour accept.
+//
+//   --n 2^26,1000000    sizes in elements: integers, 2^k, 2^k+c or 2^k-c, K/M/G (x1024)
+//   --iters 50          timed repetitions (median and min are reported)
+//   --warmup 5          untimed runs first
+//   --seed 42           input seed (default: fresh each run, always printed)
+//   --variant a,b       run only variants whose name contains one of these
+//   --type int32        element type: int32, int64 or float
+//   --op sum            operator: sum or max
+//   --csv               machine-readable output
+//   --check/--no-check  validate against the CPU reference (default: check)
+//   --help
+//
+// Unknown flags and bad values throw UsageError; main() prints it and exits with code 2.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sg {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  std::vector<std::size_t> sizes{std::size_t{1} << 26};
+  int iters = 50;
+  int warmup = 5;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+  std::vector<std::string> variants;
+  std::string type = "int32";
+  std::string op = "sum";
+  bool csv = false;
+  bool check = true;
+  bool help = false;
+};
+
+// Exit codes shared by every program.
+enum ExitCode : int { kExitOk = 0, kExitInvalid = 1, kExitUsage = 2, kExitEnvironment = 3 };
+
+namespace detail {
+
+inline std::uint64_t parse_unsigned(const std::string& text, const std::string& flag) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    throw UsageError(flag + ": '" + text + "' is not a non-negative integer");
+  std::uint64_t value = 0;
+  for (char c : text) {
+    const std::uint64_t digit = static_cast<std::uint64_t>(c - '0');
+    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) throw UsageError(flag + ": '" + text + "' is too large");
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+// "1000", "2^26", "2^26+1", "2^26-1", "64M", "1G"
+inline std::size_t parse_size(const std::string& text, const std::string& flag) {
+  const std::string bad = flag + ": '" + text + "' is not a size (try 1000, 2^26, 2^26+1, 64M)";
+  if (text.rfind("2^", 0) == 0) {
+    const std::size_t sign = text.find_first_of("+-", 2);
+    const std::string exponent_text = text.substr(2, sign == std::string::npos ? std::string::npos : sign - 2);
+    if (exponent_text.empty() || exponent_text.find_first_not_of("0123456789") != std::string::npos) throw UsageError(bad);
+    const std::uint64_t exponent = parse_unsigned(exponent_text, flag);
+    if (exponent > 62) throw UsageError(flag + ": 2^" + exponent_text + " is too large");
+    const std::uint64_t base = std::uint64_t{1} << exponent;
+    if (sign == std::string::npos) return base;
+    const std::string offset_text = text.substr(sign + 1);
+    if (offset_text.empty() || offset_text.find_first_not_of("0123456789") != std::string::npos) throw UsageError(bad);
+    const std::uint64_t offset = parse_unsigned(offset_text, flag);
+    if (text[sign] == '-') {
+      if (offset > base) throw UsageError(flag + ": '" + text + "' is negative");
+      return base - offset;
+    }
+    return base + offset;
+  }
+  std::uint64_t scale = 1;
+  std::string digits = text;
+  if (!digits.empty()) {
+    switch (digits.back()) {
+      case 'K': scale = std::uint64_t{1} << 10; break;
+      case 'M': scale = std::uint64_t{1} << 20; break;
+      case 'G': scale = std::uint64_t{1} << 30; break;
+      default: break;
+    }
+    if (scale != 1) digits.pop_back();
+  }
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) throw UsageError(bad);
+  const std::uint64_t value = parse_unsigned(digits, flag);
+  if (value > (std::uint64_t{1} << 62) / scale) throw UsageError(flag + ": '" + text + "' is too large");
+  return value * scale;
+}
+
+inline std::vector<std::string> split_list(const std::string& text, const std::string& flag) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    if (item.empty()) throw UsageError(flag + ": empty item in '" + text + "'");
+    items.push_back(item);
+  }
+  if (items.empty()) throw UsageError(flag + " needs a value");
+  return items;
+}
+
+inline int parse_count(const std::string& text, const std::string& flag, int minimum) {
+  const std::uint64_t value = parse_unsigned(text, flag);
+  if (value < static_cast<std::uint64_t>(minimum) || value > 1000000)
+    throw UsageError(flag + ": " + text + " is out of range [" + std::to_string(minimum) + ", 1000000]");
+  return static_cast<int>(value);
+}
+
+inline std::string parse_choice(const std::string& text, const std::string& flag, const std::vector<std::string>& choices) {
+  std::string list;
+  for (const std::string& choice : choices) {
+    if (text == choice) return text;
+    list += (list.empty() ? "" : ", ") + choice;
+  }
+  throw UsageError(flag + ": '" + text + "' is not one of " + list);
+}
+
+}  // namespace detail
+
+inline Options parse_options(int argc, const char* const* argv, Options options = Options{}) {
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i];
+    std::string value;
+    bool has_value = false;
+    if (const std::size_t equals = flag.find('='); flag.rfind("--", 0) == 0 && equals != std::string::npos) {
+      value = flag.substr(equals + 1);
+      flag = flag.substr(0, equals);
+      has_value = true;
+    }
+    auto take_value = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= argc) throw UsageError(flag + " needs a value");
+      return argv[++i];
+    };
+    auto no_value = [&]() {
+      if (has_value) throw UsageError(flag + " takes no value");
+    };
+
+    if (flag == "--n") {
+      options.sizes.clear();
+      for (const std::string& item : detail::split_list(take_value(), flag)) options.sizes.push_back(detail::parse_size(item, flag));
+    } else if (flag == "--iters") {
+      options.iters = detail::parse_count(take_value(), flag, 1);
+    } else if (flag == "--warmup") {
+      options.warmup = detail::parse_count(take_value(), flag, 0);
+    } else if (flag == "--seed") {
+      options.seed = detail::parse_unsigned(take_value(), flag);
+      options.seed_given = true;
+    } else if (flag == "--variant") {
+      options.variants = detail::split_list(take_value(), flag);
+    } else if (flag == "--type") {
+      options.type = detail::parse_choice(take_value(), flag, {"int32", "int64", "float"});
+    } else if (flag == "--op") {
+      options.op = detail::parse_choice(take_value(), flag, {"sum", "max"});
+    } else if (flag == "--csv") {
+      no_value();
+      options.csv = true;
+    } else if (flag == "--check") {
+      no_value();
+      options.check = true;
+    } else if (flag == "--no-check") {
+      no_value();
+      options.check = false;
+    } else if (flag == "--help" || flag == "-h") {
+      no_value();
+      options.help = true;
+    } else {
+      throw UsageError("unknown flag '" + flag + "'");
+    }
+  }
+  return options;
+}
+
+inline std::string usage(const std::string& program, const std::string& description, const Options& defaults = Options{}) {
+  std::ostringstream text;
+  text << "usage: " << program << " [flags]\n"
+       << description << "\n\n"
+       << "  --n LIST          sizes in elements: 1000, 2^26, 2^26+1, 64M (default";
+  for (std::size_t i = 0; i < defaults.sizes.size(); ++i) text << (i ? "," : " ") << defaults.sizes[i];
+  text << ")\n"
+       << "  --iters N         timed repetitions; median and min are reported (default " << defaults.iters << ")\n"
+       << "  --warmup N        untimed runs before timing (default " << defaults.warmup << ")\n"
+       << "  --seed S          input seed (default: a fresh one, printed)\n"
+       << "  --variant LIST    run only variants whose name contains one of these\n"
+       << "  --type T          int32, int64 or float (default " << defaults.type << ")\n"
+       << "  --op OP           sum or max (default " << defaults.op << ")\n"
+       << "  --csv             comma-separated output\n"
+       << "  --check           validate against the CPU reference (default)\n"
+       << "  --no-check        skip validation (profiling runs)\n"
+       << "  --help            this text\n\n"
+       << "exit codes: 0 ok, 1 a result was wrong, 2 bad flags, 3 no CUDA device or not enough memory\n";
+  return text.str();
+}
+
+// True when `name` is selected by --variant (no filter selects everything).
+inline bool variant_selected(const Options& options, const std::string& name) {
+  if (options.variants.empty()) return true;
+  for (const std::string& wanted : options.variants)
+    if (name.find(wanted) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace sg

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# common/profile.sh - Nsight Compute on one chapter, with the metrics a lecture shows.
+#
+#   common/profile.sh 04_blelloch [program flags...]      e.g. --variant padded --n 2^24
+#
+# Runs the chapter once per selected variant (--warmup 0 --iters 1 --no-check, so every
+# kernel in the report is one timed launch) and writes
+#   profiles/<chapter>.ncu-rep   the full report: open it in ncu-ui for the source view
+#   profiles/<chapter>.txt       a short text summary, one block per kernel:
+#                                duration; memory throughput and DRAM throughput as % of peak;
+#                                DRAM bytes read/written; shared-memory bank conflicts;
+#                                achieved occupancy; the top warp stall reasons
+# Environment: BUILD_DIR (default build), PROFILE_DIR (default profiles), NCU (default ncu).
+set -euo pipefail
+
+if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+chapter=$1
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+build_dir=${BUILD_DIR:-build}
+profile_dir=${PROFILE_DIR:-profiles}
+ncu=${NCU:-ncu}
+program="$build_dir/bin/$chapter"
+[[ -x $program ]] || { echo "error: $program not found: build it first (cmake --build --preset default --target $chapter)" >&2; exit 2; }
+command -v "$ncu" >/dev/null || { echo "error: $ncu (Nsight Compute) not found on PATH" >&2; exit 3; }
+mkdir -p "$profile_dir"
+
+# The lecture set. Sections give ncu-ui its pages (source counters included); the metrics
+# are what the text summary prints.
+metrics=(
+  gpu__time_duration.sum
+  gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
+  dram__throughput.avg.pct_of_peak_sustained_elapsed
+  dram__bytes_read.sum
+  dram__bytes_write.sum
+  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+  l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+  l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+  sm__warps_active.avg.pct_of_peak_sustained_active
+  sm__maximum_warps_per_active_cycle_pct
+)
+stalls=(long_scoreboard barrier membar short_scoreboard mio_throttle lg_throttle math_pipe_throttle wait not_selected
+        selected dispatch_stall drain branch_resolving no_instruction sleeping tex_throttle imc_miss)
+for s in "${stalls[@]}"; do metrics+=("smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio"); done
+metric_list=$(IFS=,; echo "${metrics[*]}")
+
+report="$profile_dir/$chapter"
+# --clock-control none: measure the GPU as it runs for everyone else (never lock clocks)
+"$ncu" --clock-control none --force-overwrite --export "$report" --import-source yes \
+  --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
+  --section LaunchStats --section SourceCounters --metrics "$metric_list" \
+  "$program" --warmup 0 --iters 1 --no-check "$@"
+
+"$ncu" --import "$report.ncu-rep" --page raw --csv --metrics "$metric_list" > "$report.csv"
+python3 "$here/ncu_summary.py" "$report.csv" > "$report.txt"
+cat "$report.txt"
+echo "report: $report.ncu-rep (open in ncu-ui), summary: $report.txt"

@@ -1,0 +1,83 @@
+// common/program.cuh - main() of every chapter program: flags, device, table, exit code.
+//
+//   int main(int argc, char** argv) { return sg::chapter_main<ch03::Chapter>(argc, argv); }
+//
+// Exit codes: 0 all results valid; 1 a result was wrong (or a kernel faulted); 2 bad flags;
+// 3 no CUDA device, or the problem does not fit in memory. Every failure prints one line
+// that says what went wrong, never a bare crash.
+#pragma once
+
+#include "common/bench.cuh"
+#include "common/check.cuh"
+#include "common/device_info.cuh"
+#include "common/flags.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <new>
+#include <string>
+
+namespace sg {
+
+// Parses flags, finds the device and runs body(options, device) -> bool (all valid).
+template <typename Body>
+int program_main(int argc, char** argv, const std::string& title, const Options& defaults, Body&& body) {
+  try {
+    Options options = parse_options(argc, argv, defaults);
+    if (options.help) {
+      std::printf("%s", usage(argc > 0 ? argv[0] : "program", title, defaults).c_str());
+      return kExitOk;
+    }
+    if (!options.seed_given) {
+      options.seed = fresh_seed();
+      options.seed_given = true;
+    }
+    const DeviceInfo device = require_device();
+    return body(options, device) ? kExitOk : kExitInvalid;
+  } catch (const UsageError& error) {
+    std::fprintf(stderr, "error: %s\nrun with --help to see the flags\n", error.what());
+    return kExitUsage;
+  } catch (const EnvironmentError& error) {
+    std::fprintf(stderr, "error: %s\n", error.what());
+    return kExitEnvironment;
+  } catch (const CudaError& error) {
+    std::fprintf(stderr, "error: %s\n", error.what());
+    return error.code() == cudaErrorMemoryAllocation ? kExitEnvironment : kExitInvalid;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "error: out of host memory (the CPU reference keeps about three copies of the input)\n");
+    return kExitEnvironment;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "error: %s\n", error.what());
+    return kExitInvalid;
+  }
+}
+
+// Calls f(T{}, Op{}) for the element type and operator chosen by --type and --op.
+template <typename F>
+bool with_type_and_op(const Options& options, F&& f) {
+  auto with_op = [&](auto element) {
+    return options.op == "max" ? f(element, Max{}) : f(element, Sum{});
+  };
+  if (options.type == "int64") return with_op(std::int64_t{});
+  if (options.type == "float") return with_op(float{});
+  return with_op(std::int32_t{});
+}
+
+// Runs every variant of one chapter; after_size(bench) may add rows at each size.
+template <typename Chapter, typename AfterSize = NoExtraRows>
+bool run_chapter(const Options& options, const DeviceInfo& device, AfterSize&& after_size = AfterSize{}) {
+  return with_type_and_op(options, [&](auto element, auto op) {
+    using T = decltype(element);
+    using Op = decltype(op);
+    print_preamble(std::string("Scan Gallery ") + Chapter::id + ": " + Chapter::title, device, options, type_name<T>(), Op::name);
+    return run_variants(labelled(Chapter::template variants<T, Op>()), options, device, after_size);
+  });
+}
+
+template <typename Chapter>
+int chapter_main(int argc, char** argv, const Options& defaults = Options{}) {
+  return program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, defaults,
+                      [](const Options& options, const DeviceInfo& device) { return run_chapter<Chapter>(options, device); });
+}
+
+}  // namespace sg

@@ -1,0 +1,153 @@
+// tests/support/check_variant.cuh - the checks every chapter's GPU tests are built from.
+//
+//   sg_test::check_variant(variant, /*boundary=*/1024);
+//
+// runs a variant on random inputs at the sizes that break scans (0, 1, 31, 32, 33, both
+// sides of the tile or block boundary, non-powers of two, and one large size), on one-hot
+// inputs whose single non-identity element sits on a boundary, and compares every output
+// element with the CPU reference. Each run starts from a poisoned output and is repeated,
+// so unwritten elements and state left behind by the previous launch both show.
+#pragma once
+
+#include "common/device_buffer.cuh"
+#include "common/device_info.cuh"
+#include "common/inputs.hpp"
+#include "common/reference.hpp"
+#include "common/validate.hpp"
+#include "common/variant.cuh"
+#include "tests/support/seed.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace sg_test {
+
+// Small sizes that break scans, plus both sides of 1, 2 and 3 boundaries, plus a few
+// sizes that are neither powers of two nor multiples of anything.
+inline std::vector<std::size_t> sizes_around(std::size_t boundary) {
+  std::set<std::size_t> sizes = {0, 1, 2, 31, 32, 33, 1000, 4099, 65537, 1000003, (std::size_t{3} << 20) + 1};
+  for (std::size_t k = 1; k <= 3; ++k) {
+    sizes.insert(k * boundary - 1);
+    sizes.insert(k * boundary);
+    sizes.insert(k * boundary + 1);
+  }
+  return {sizes.begin(), sizes.end()};
+}
+
+// 2^28 + 3 elements (over 1 GiB of int32): large enough for every multi-level path and far
+// beyond the L2 cache. SG_TEST_SKIP_LARGE=1 leaves it out for quick iterations.
+inline bool large_sizes_enabled() {
+  const char* skip = std::getenv("SG_TEST_SKIP_LARGE");
+  return skip == nullptr || skip[0] != '1';
+}
+inline constexpr std::size_t kLargeSize = (std::size_t{1} << 28) + 3;
+
+template <typename T, typename Op>
+sg::Validation run_and_validate(const sg::Variant<T, Op>& variant, const std::vector<T>& input, int runs = 2) {
+  const sg::Expected<T> expected = sg::expected_output<T, Op>(variant.computes, input, variant.tile);
+  sg::DeviceBuffer<T> in(input.size());
+  sg::DeviceBuffer<T> out(std::max<std::size_t>(input.size(), 1));
+  in.upload(input);
+  for (int run = 0; run < runs; ++run) {
+    sg::poison(out);
+    variant.launch(in.data(), out.data(), input.size(), nullptr);
+    SG_CUDA(cudaDeviceSynchronize());
+    sg::Validation result = sg::validate(out.download(expected.values.size()), expected);
+    if (!result.ok() || run + 1 == runs) return result;
+  }
+  return {};
+}
+
+template <typename T, typename Op>
+void check_input(const sg::Variant<T, Op>& variant, const std::vector<T>& input, const std::string& description) {
+  const sg::Validation result = run_and_validate(variant, input);
+  INFO(variant.name, " (", sg::type_name<T>(), " ", Op::name, ") on ", description, ", seed ", seed());
+  CHECK_MESSAGE(result.ok(), result.summary());
+}
+
+template <typename T, typename Op>
+void check_random(const sg::Variant<T, Op>& variant, const std::vector<std::size_t>& sizes) {
+  for (std::size_t n : sizes) {
+    if (n > variant.max_n) continue;
+    check_input(variant, sg::random_input<T, Op>(n, seed() + n), "random input, n = " + std::to_string(n));
+  }
+}
+
+// One-hot inputs: the only non-identity element at each of `positions` in an array of n.
+template <typename T, typename Op>
+void check_one_hot(const sg::Variant<T, Op>& variant, std::size_t n, const std::vector<std::size_t>& positions) {
+  if (n > variant.max_n) return;
+  for (std::size_t p : positions) {
+    if (p >= n) continue;
+    check_input(variant, sg::one_hot_input<T, Op>(n, p),
+                "one-hot input, n = " + std::to_string(n) + ", hot at " + std::to_string(p));
+  }
+}
+
+// Random inputs around `boundary` (the variant's tile or block size), one-hot inputs on the
+// first boundaries, and for int32 sums the large size.
+template <typename T, typename Op>
+void check_variant(const sg::Variant<T, Op>& variant, std::size_t boundary) {
+  check_random(variant, sizes_around(boundary));
+  const std::size_t n = 3 * boundary + 5;
+  check_one_hot(variant, n, {0, 1, boundary - 1, boundary, boundary + 1, 2 * boundary - 1, 2 * boundary, n - 1});
+  if (std::is_same_v<T, std::int32_t> && std::is_same_v<Op, sg::Sum> && large_sizes_enabled() && kLargeSize <= variant.max_n) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    SG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::size_t needed = 2 * kLargeSize * sizeof(T) + variant.scratch_for(kLargeSize) + (std::size_t{512} << 20);
+    if (needed > free_bytes) {
+      MESSAGE("skipping n = ", kLargeSize, " for ", variant.name, ": needs ", needed >> 20, " MiB, ", free_bytes >> 20, " MiB free");
+      return;
+    }
+    check_random(variant, {kLargeSize});
+  }
+}
+
+// Every variant of a chapter, for one element type and operator.
+template <typename Chapter, typename T, typename Op>
+void check_chapter(std::size_t default_boundary) {
+  for (const sg::Variant<T, Op>& variant : Chapter::template variants<T, Op>())
+    check_variant(variant, variant.tile != 0 ? variant.tile : default_boundary);
+}
+
+// The element types and operators every chapter is tested with, for TEST_CASE_TEMPLATE:
+//   TEST_CASE_TEMPLATE("...", E, SG_TEST_ELEMENTS) { check_chapter<Chapter, typename E::type, typename E::op>(...); }
+template <typename T, typename Op>
+struct Elements {
+  using type = T;
+  using op = Op;
+};
+#define SG_TEST_ELEMENTS                                                                                  \
+  sg_test::Elements<std::int32_t, sg::Sum>, sg_test::Elements<float, sg::Sum>, sg_test::Elements<std::int64_t, sg::Sum>, \
+      sg_test::Elements<std::int32_t, sg::Max>
+
+// Host-side sanity of a chapter's list, for every type and operator: names unique and
+// non-empty, launchers and models present, tiles and limits sensible.
+template <typename Chapter, typename T, typename Op>
+void check_variant_list() {
+  const auto variants = Chapter::template variants<T, Op>();
+  CHECK(!variants.empty());
+  std::set<std::string> names;
+  for (const sg::Variant<T, Op>& v : variants) {
+    INFO(Chapter::id, " variant '", v.name, "'");
+    CHECK(!v.name.empty());
+    CHECK(names.insert(v.name).second);
+    CHECK(static_cast<bool>(v.launch));
+    CHECK(static_cast<bool>(v.model_bytes));
+    CHECK(v.max_n > 0);
+    // a model never predicts fewer bytes than the operation must move
+    CHECK(v.model_bytes(std::size_t{1} << 26, sizeof(T)) >= sg::must_move_bytes(v.computes, std::size_t{1} << 26, sizeof(T)));
+  }
+}
+
+}  // namespace sg_test
+
+TYPE_TO_STRING_AS("int32 sum", sg_test::Elements<std::int32_t, sg::Sum>);
+TYPE_TO_STRING_AS("float sum", sg_test::Elements<float, sg::Sum>);
+TYPE_TO_STRING_AS("int64 sum", sg_test::Elements<std::int64_t, sg::Sum>);
+TYPE_TO_STRING_AS("int32 max", sg_test::Elements<std::int32_t, sg::Max>);

@@ -1,0 +1,84 @@
+// Host tests: the flag parser every program shares.
+#include "common/flags.hpp"
+
+#include <doctest/doctest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace {
+sg::Options parse(std::initializer_list<const char*> args) {
+  std::vector<const char*> argv = {"program"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return sg::parse_options(static_cast<int>(argv.size()), argv.data());
+}
+}  // namespace
+
+TEST_CASE("flags: defaults") {
+  const sg::Options options = parse({});
+  CHECK(options.sizes == std::vector<std::size_t>{std::size_t{1} << 26});
+  CHECK(options.check);
+  CHECK_FALSE(options.csv);
+  CHECK_FALSE(options.seed_given);
+  CHECK(options.type == "int32");
+  CHECK(options.op == "sum");
+}
+
+TEST_CASE("flags: sizes accept integers, powers of two with offsets, and binary suffixes") {
+  CHECK(parse({"--n", "1000"}).sizes == std::vector<std::size_t>{1000});
+  CHECK(parse({"--n=2^26"}).sizes == std::vector<std::size_t>{std::size_t{1} << 26});
+  CHECK(parse({"--n", "2^10+1,2^10-1,0"}).sizes == std::vector<std::size_t>{1025, 1023, 0});
+  CHECK(parse({"--n", "64M"}).sizes == std::vector<std::size_t>{std::size_t{64} << 20});
+  CHECK(parse({"--n", "2G"}).sizes == std::vector<std::size_t>{std::size_t{2} << 30});
+  CHECK(parse({"--n", "2^33"}).sizes == std::vector<std::size_t>{std::size_t{1} << 33});
+}
+
+TEST_CASE("flags: every flag") {
+  const sg::Options options = parse({"--iters", "7", "--warmup=0", "--seed", "42", "--variant", "blelloch,kogge", "--csv",
+                                     "--no-check", "--type", "float", "--op", "max"});
+  CHECK(options.iters == 7);
+  CHECK(options.warmup == 0);
+  CHECK(options.seed == 42);
+  CHECK(options.seed_given);
+  CHECK(options.variants == std::vector<std::string>{"blelloch", "kogge"});
+  CHECK(options.csv);
+  CHECK_FALSE(options.check);
+  CHECK(options.type == "float");
+  CHECK(options.op == "max");
+  CHECK(parse({"--no-check", "--check"}).check);
+  CHECK(parse({"--help"}).help);
+}
+
+TEST_CASE("flags: unknown flags and bad values are usage errors with a clear message") {
+  CHECK_THROWS_WITH_AS(parse({"--bogus"}), "unknown flag '--bogus'", sg::UsageError);
+  CHECK_THROWS_WITH_AS(parse({"--n"}), "--n needs a value", sg::UsageError);
+  CHECK_THROWS_AS(parse({"--n", "banana"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--n", "-5"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--n", "2^"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--n", "2^70"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--n", "2^4-17"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--n", "1,,2"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--n", "99999999999999999999999"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--iters", "0"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--iters", "ten"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--type", "int8"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--op", "min"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--csv=yes"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"n=5"}), sg::UsageError);
+}
+
+TEST_CASE("flags: --variant selects by substring; no filter selects all") {
+  sg::Options options;
+  CHECK(sg::variant_selected(options, "anything"));
+  options.variants = {"blelloch"};
+  CHECK(sg::variant_selected(options, "04 blelloch/padded"));
+  CHECK_FALSE(sg::variant_selected(options, "03 kogge_stone/two_barrier"));
+}
+
+TEST_CASE("flags: usage names every flag and the exit codes") {
+  const std::string text = sg::usage("prog", "what it does");
+  for (const char* flag : {"--n", "--iters", "--warmup", "--seed", "--variant", "--type", "--op", "--csv", "--check", "--no-check", "--help"})
+    CHECK(text.find(flag) != std::string::npos);
+  CHECK(text.find("exit codes") != std::string::npos);
+}
