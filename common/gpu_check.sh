@@ -12,11 +12,12 @@
 #   PROFILE_ARGS flags for the profiled runs (default: --n 2^24)
 #   SANITIZE     chapters to run common/sanitize.sh on (default: none)
 #   SKIP_TESTS=1 skip the test workflow; SKIP_TOUR=1 skip the tour
-#   LOG_DIR      where the logs go (default: $OUT when set, else gpu_logs)
+#   LOG_DIR      where the logs go (default: gpu_logs); with $OUT set (the device tool),
+#                they are also packed into $OUT/gpu_logs.tgz
 # The last lines printed are a short summary: the ctest result line and each table's rows.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-log_dir=${LOG_DIR:-${OUT:-gpu_logs}}
+log_dir=${LOG_DIR:-gpu_logs}
 mkdir -p "$log_dir"
 [[ -d .deps/doctest/usr ]] && export CMAKE_PREFIX_PATH="$PWD/.deps/doctest/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
 export PATH=/usr/local/cuda/bin:$PATH
@@ -67,3 +68,5 @@ for chapter in $chapters; do
   grep -E "^(variant|baseline|copy|cub|cpu|[a-z_]+/)|FAIL|error" "$log_dir/$chapter.txt" | cut -c1-130
 done
 for chapter in ${SANITIZE:-}; do echo "-- sanitize $chapter"; cat "$log_dir/$chapter.sanitize.txt"; done
+
+[[ -n ${OUT:-} ]] && tar czf "$OUT/gpu_logs.tgz" "$log_dir"
