@@ -35,11 +35,13 @@ template <typename T>
 using reference_t = std::conditional_t<std::is_floating_point_v<T>, double, T>;
 
 // The sequential scans themselves: one pass, accumulating in the output's type.
+// The identity is the input type's (Max's identity for float is -FLT_MAX, not -DBL_MAX).
 template <typename In, typename Out, typename Op>
 void sequential_inclusive_scan(const In* in, Out* out, std::size_t n, Op op, std::size_t tile = 0) {
-  Out running = Op::template identity<Out>();
+  const Out identity = static_cast<Out>(Op::template identity<In>());
+  Out running = identity;
   for (std::size_t i = 0; i < n; ++i) {
-    if (tile != 0 && i % tile == 0) running = Op::template identity<Out>();
+    if (tile != 0 && i % tile == 0) running = identity;
     running = op(running, static_cast<Out>(in[i]));
     out[i] = running;
   }
@@ -47,9 +49,10 @@ void sequential_inclusive_scan(const In* in, Out* out, std::size_t n, Op op, std
 
 template <typename In, typename Out, typename Op>
 void sequential_exclusive_scan(const In* in, Out* out, std::size_t n, Op op, std::size_t tile = 0) {
-  Out running = Op::template identity<Out>();
+  const Out identity = static_cast<Out>(Op::template identity<In>());
+  Out running = identity;
   for (std::size_t i = 0; i < n; ++i) {
-    if (tile != 0 && i % tile == 0) running = Op::template identity<Out>();
+    if (tile != 0 && i % tile == 0) running = identity;
     out[i] = running;
     running = op(running, static_cast<Out>(in[i]));
   }
@@ -72,7 +75,7 @@ std::vector<reference_t<T>> reference_exclusive_scan(const std::vector<T>& in, O
 template <typename T, typename Op>
 reference_t<T> reference_reduce(const std::vector<T>& in, Op op) {
   using R = reference_t<T>;
-  R total = Op::template identity<R>();
+  R total = static_cast<R>(Op::template identity<T>());
   for (const T& x : in) total = op(total, static_cast<R>(x));
   return total;
 }

@@ -61,3 +61,11 @@ TEST_CASE("reference: expected_output carries magnitudes only for float sums") {
   CHECK(sg::expected_output<float, Sum>(sg::Computes::Copy, in).magnitude.empty());
   CHECK(sg::expected_output<int, Sum>(sg::Computes::Reduce, std::vector<int>{1, 2, 3}).values == std::vector<int>{6});
 }
+
+TEST_CASE("reference: the identity is the element type's, also when accumulating in double") {
+  const std::vector<float> in = {1.0f, 2.0f};
+  const std::vector<double> exclusive = sg::reference_exclusive_scan(in, Max{});
+  CHECK(exclusive[0] == static_cast<double>(std::numeric_limits<float>::lowest()));
+  CHECK(sg::reference_reduce(std::vector<float>{}, Max{}) == static_cast<double>(std::numeric_limits<float>::lowest()));
+  CHECK(sg::reference_inclusive_scan(std::vector<float>{}, Max{}).empty());
+}

@@ -13,6 +13,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
   return {
       {"copy/one_element_per_thread", copy_one_element_per_thread<T>, Computes::Copy, model::read_write},
       {"copy/grid_stride", copy_grid_stride<T>, Computes::Copy, model::read_write},
+      {"copy/vectorised_grid_stride", copy_vectorised_grid_stride<T>, Computes::Copy, model::read_write},
       {"copy/vectorised_16B", copy_vectorised<T>, Computes::Copy, model::read_write},
       {"copy/cudaMemcpy", copy_cuda_memcpy<T>, Computes::Copy, model::read_write},
       {"cub/inclusive_scan", cub_device_scan<T, Op, true>, Computes::InclusiveScan, model::read_write, 0,

@@ -1,5 +1,6 @@
 // Chapter 05 - the variant list: three ways to move the tile, inclusive and exclusive, at
-// the default geometry; then a sweep of threads per block x bytes per thread.
+// the default geometry (256 threads x 64 bytes); then a sweep of threads per block x bytes
+// per thread (inclusive only), named move/threads x bytes.
 #include "05_block_scan/tile_local.cuh"
 #include "05_block_scan/variants.cuh"
 
@@ -20,15 +21,17 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"vectorised/exclusive", tile_local_scan<T, Op, true, vectorised>, exclusive, model, tile},
       {"transposed/inclusive", tile_local_scan<T, Op, false, transposed>, inclusive, model, tile},
       {"transposed/exclusive", tile_local_scan<T, Op, true, transposed>, exclusive, model, tile},
-      // the sweep: threads per block x bytes per thread (16 bytes = one vector per thread)
-      {"sweep/128x32B", tile_local_scan<T, Op, false, vectorised, 128, 32>, inclusive, model, kTileItems<T, 128, 32>},
-      {"sweep/128x64B", tile_local_scan<T, Op, false, vectorised, 128, 64>, inclusive, model, kTileItems<T, 128, 64>},
-      {"sweep/256x16B", tile_local_scan<T, Op, false, vectorised, 256, 16>, inclusive, model, kTileItems<T, 256, 16>},
-      {"sweep/256x32B", tile_local_scan<T, Op, false, vectorised, 256, 32>, inclusive, model, kTileItems<T, 256, 32>},
-      {"sweep/256x128B", tile_local_scan<T, Op, false, vectorised, 256, 128>, inclusive, model, kTileItems<T, 256, 128>},
-      {"sweep/512x32B", tile_local_scan<T, Op, false, vectorised, 512, 32>, inclusive, model, kTileItems<T, 512, 32>},
-      {"sweep/512x64B", tile_local_scan<T, Op, false, vectorised, 512, 64>, inclusive, model, kTileItems<T, 512, 64>},
-      {"sweep/1024x16B", tile_local_scan<T, Op, false, vectorised, 1024, 16>, inclusive, model, kTileItems<T, 1024, 16>},
+      // the sweep: threads per block x bytes per thread, for both ways of moving whole tiles
+      {"transposed/128x32B", tile_local_scan<T, Op, false, transposed, 128, 32>, inclusive, model, kTileItems<T, 128, 32>},
+      {"transposed/128x64B", tile_local_scan<T, Op, false, transposed, 128, 64>, inclusive, model, kTileItems<T, 128, 64>},
+      {"transposed/256x32B", tile_local_scan<T, Op, false, transposed, 256, 32>, inclusive, model, kTileItems<T, 256, 32>},
+      {"transposed/256x128B", tile_local_scan<T, Op, false, transposed, 256, 128>, inclusive, model, kTileItems<T, 256, 128>},
+      {"transposed/512x32B", tile_local_scan<T, Op, false, transposed, 512, 32>, inclusive, model, kTileItems<T, 512, 32>},
+      {"transposed/512x64B", tile_local_scan<T, Op, false, transposed, 512, 64>, inclusive, model, kTileItems<T, 512, 64>},
+      {"vectorised/128x16B", tile_local_scan<T, Op, false, vectorised, 128, 16>, inclusive, model, kTileItems<T, 128, 16>},
+      {"vectorised/256x16B", tile_local_scan<T, Op, false, vectorised, 256, 16>, inclusive, model, kTileItems<T, 256, 16>},
+      {"vectorised/256x32B", tile_local_scan<T, Op, false, vectorised, 256, 32>, inclusive, model, kTileItems<T, 256, 32>},
+      {"vectorised/512x16B", tile_local_scan<T, Op, false, vectorised, 512, 16>, inclusive, model, kTileItems<T, 512, 16>},
   };
 }
 

@@ -5,8 +5,9 @@
 // runs a variant on random inputs at the sizes that break scans (0, 1, 31, 32, 33, both
 // sides of the tile or block boundary, non-powers of two, and one large size), on one-hot
 // inputs whose single non-identity element sits on a boundary, and compares every output
-// element with the CPU reference. Each run starts from a poisoned output and is repeated,
-// so unwritten elements and state left behind by the previous launch both show.
+// element with the CPU reference. Each run starts from a poisoned output (and poisoned
+// guard elements past its end, which must stay untouched) and is repeated, so unwritten
+// elements, writes past the end and state left behind by the previous launch all show.
 #pragma once
 
 #include "common/device_buffer.cuh"
@@ -47,20 +48,33 @@ inline bool large_sizes_enabled() {
 }
 inline constexpr std::size_t kLargeSize = (std::size_t{1} << 28) + 3;
 
+// Elements past the end of the output that are poisoned too and must stay poisoned: a
+// kernel that writes beyond out[n - 1] (a last partial tile, a padded tree) fails here.
+inline constexpr std::size_t kGuardElements = 1024;
+
 template <typename T, typename Op>
 sg::Validation run_and_validate(const sg::Variant<T, Op>& variant, const std::vector<T>& input, int runs = 2) {
   const sg::Expected<T> expected = sg::expected_output<T, Op>(variant.computes, input, variant.tile);
+  const std::size_t written = expected.values.size();
   sg::DeviceBuffer<T> in(input.size());
-  sg::DeviceBuffer<T> out(std::max<std::size_t>(input.size(), 1));
+  sg::DeviceBuffer<T> out(written + kGuardElements);
   in.upload(input);
-  for (int run = 0; run < runs; ++run) {
+  sg::Validation result;
+  for (int run = 0; run < runs && result.ok(); ++run) {
     sg::poison(out);
     variant.launch(in.data(), out.data(), input.size(), nullptr);
     SG_CUDA(cudaDeviceSynchronize());
-    sg::Validation result = sg::validate(out.download(expected.values.size()), expected);
-    if (!result.ok() || run + 1 == runs) return result;
+    const std::vector<T> got = out.download();
+    result = sg::validate(std::vector<T>(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(written)), expected);
+    for (std::size_t i = written; i < got.size() && result.ok(); ++i) {
+      if (sg::is_poison(got[i])) continue;
+      result.mismatches = 1;
+      result.first_index = i;
+      result.first_expected = "untouched (past the end of the output)";
+      result.first_got = sg::value_text(got[i]);
+    }
   }
-  return {};
+  return result;
 }
 
 template <typename T, typename Op>
@@ -122,9 +136,9 @@ struct Elements {
   using type = T;
   using op = Op;
 };
-#define SG_TEST_ELEMENTS                                                                                  \
+#define SG_TEST_ELEMENTS                                                                                    \
   sg_test::Elements<std::int32_t, sg::Sum>, sg_test::Elements<float, sg::Sum>, sg_test::Elements<std::int64_t, sg::Sum>, \
-      sg_test::Elements<std::int32_t, sg::Max>
+      sg_test::Elements<std::int32_t, sg::Max>, sg_test::Elements<float, sg::Max>, sg_test::Elements<std::int64_t, sg::Max>
 
 // Host-side sanity of a chapter's list, for every type and operator: names unique and
 // non-empty, launchers and models present, tiles and limits sensible.
@@ -151,3 +165,5 @@ TYPE_TO_STRING_AS("int32 sum", sg_test::Elements<std::int32_t, sg::Sum>);
 TYPE_TO_STRING_AS("float sum", sg_test::Elements<float, sg::Sum>);
 TYPE_TO_STRING_AS("int64 sum", sg_test::Elements<std::int64_t, sg::Sum>);
 TYPE_TO_STRING_AS("int32 max", sg_test::Elements<std::int32_t, sg::Max>);
+TYPE_TO_STRING_AS("float max", sg_test::Elements<float, sg::Max>);
+TYPE_TO_STRING_AS("int64 max", sg_test::Elements<std::int64_t, sg::Max>);
