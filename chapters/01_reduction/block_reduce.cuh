@@ -99,51 +99,68 @@ __device__ __forceinline__ T reduce_vector(const Vector16<T>& v, Op op) {
   return total;
 }
 
+// How thread_reduce_strided cuts in[begin, end): a head up to the first 16-byte boundary,
+// whole 16-byte vectors, and a tail.
+//   head  the elements before the first 16-byte boundary: none when in + begin is aligned,
+//         otherwise up to 16 / sizeof(T) - 1 of them. This is the fallback for an unaligned
+//         pointer: only these few elements are read one at a time, and the body still uses
+//         vector loads. (The pointer must be aligned to sizeof(T), as every valid T* is.)
+//   tail  the fewer than 16 / sizeof(T) elements after the last whole vector.
+// Only the address is used (nothing is read), so the host tests check this arithmetic.
+struct VectorSplit {
+  std::size_t body_begin = 0;  // [begin, body_begin): the head
+  std::size_t vectors = 0;     // [body_begin, tail_begin): whole vectors
+  std::size_t tail_begin = 0;  // [tail_begin, end): the tail
+};
+
+template <typename T>
+__host__ __device__ inline VectorSplit split_into_vectors(const T* in, std::size_t begin, std::size_t end) {
+  using Vector = Vector16<T>;
+  VectorSplit split;
+  if (begin >= end) {
+    split.body_begin = split.tail_begin = begin;
+    return split;
+  }
+  const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(in + begin) % sizeof(Vector);
+  const std::size_t to_boundary = misalignment == 0 ? 0 : (sizeof(Vector) - misalignment) / sizeof(T);
+  split.body_begin = begin + (to_boundary < end - begin ? to_boundary : end - begin);
+  split.vectors = (end - split.body_begin) / Vector::kCount;
+  split.tail_begin = split.body_begin + split.vectors * Vector::kCount;
+  return split;
+}
+
 // This thread's part of the reduction of in[begin, end), for a block of kThreads threads
 // that together cover the range. Every thread of the block calls it, and the block then combines
 // the per-thread results (block_reduce_range below does both). It has no barrier, so it
 // may also be used on its own.
 //
-// The range is read as 16-byte vectors in "block-stride" order: thread t takes vectors t,
-// t + kThreads, t + 2 kThreads, ..., so each warp instruction reads 32 consecutive vectors
-// (512 contiguous bytes), and each thread issues kInFlight independent loads before it
-// combines any of them. DRAM needs that many bytes in flight to reach full bandwidth.
-// Around the vectors:
-//   head  the elements before the first 16-byte boundary: none when in + begin is aligned,
-//         otherwise up to 16 / sizeof(T) - 1 of them, one per thread. This is the fallback for
-//         an unaligned pointer: only the few head elements are read one at a time, and the
-//         body still uses vector loads. (The pointer must be aligned to sizeof(T), as every
-//         valid T* is.)
-//   tail  the fewer than 16 / sizeof(T) elements after the last whole vector, one per thread.
-// Elements outside [begin, end) are never read. An empty range gives the identity.
+// The vectors are read in "block-stride" order: thread t takes vectors t, t + kThreads,
+// t + 2 kThreads, ..., so each warp instruction reads 32 consecutive vectors (512 contiguous
+// bytes), and each thread issues kInFlight independent loads before it combines any of them.
+// DRAM needs that many bytes in flight to reach full bandwidth. The head and the tail
+// (split_into_vectors) take one element per thread. Elements outside [begin, end) are never
+// read. An empty range gives the identity.
 template <int kThreads, int kInFlight = 4, typename T, typename Op>
 __device__ __forceinline__ T thread_reduce_strided(const T* __restrict__ in, std::size_t begin, std::size_t end, Op op) {
   using Vector = Vector16<T>;
   static_assert(kThreads >= Vector::kCount, "the head and tail take one element per thread");
   const std::size_t t = threadIdx.x;
+  const VectorSplit split = split_into_vectors(in, begin, end);
   T total = Op::template identity<T>();
-  if (begin >= end) return total;
+  if (begin + t < split.body_begin) total = op(total, in[begin + t]);
 
-  const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(in + begin) % sizeof(Vector);
-  const std::size_t to_boundary = misalignment == 0 ? 0 : (sizeof(Vector) - misalignment) / sizeof(T);
-  const std::size_t head = to_boundary < end - begin ? to_boundary : end - begin;
-  if (t < head) total = op(total, in[begin + t]);
-
-  const std::size_t body_begin = begin + head;
-  const std::size_t vectors = (end - body_begin) / Vector::kCount;
-  const Vector* __restrict__ body = reinterpret_cast<const Vector*>(in + body_begin);
+  const Vector* __restrict__ body = reinterpret_cast<const Vector*>(in + split.body_begin);
   std::size_t i = t;
-  for (; i + (kInFlight - 1) * kThreads < vectors; i += kInFlight * kThreads) {
+  for (; i + (kInFlight - 1) * kThreads < split.vectors; i += kInFlight * kThreads) {
     Vector v[kInFlight];
 #pragma unroll
     for (int k = 0; k < kInFlight; ++k) v[k] = body[i + k * kThreads];  // kInFlight loads issued back to back
 #pragma unroll
     for (int k = 0; k < kInFlight; ++k) total = op(total, reduce_vector(v[k], op));
   }
-  for (; i < vectors; i += kThreads) total = op(total, reduce_vector(body[i], op));  // fewer than kInFlight rows left
+  for (; i < split.vectors; i += kThreads) total = op(total, reduce_vector(body[i], op));  // fewer than kInFlight rows left
 
-  const std::size_t tail = body_begin + vectors * Vector::kCount + t;
-  if (tail < end) total = op(total, in[tail]);
+  if (split.tail_begin + t < end) total = op(total, in[split.tail_begin + t]);
   return total;
 }
 

@@ -104,6 +104,30 @@ TEST_CASE("01: the partials of a multi-pass reduction fit their scratch regions"
   }
 }
 
+TEST_CASE_TEMPLATE("01: split_into_vectors: a short head to the 16-byte boundary, whole vectors, a short tail", T, std::int32_t,
+                   std::int64_t, float) {
+  constexpr std::size_t per_vector = ch01::Vector16<T>::kCount;
+  alignas(16) static T storage[128];
+  for (std::size_t offset = 0; offset < per_vector; ++offset) {  // the array's own misalignment
+    const T* in = storage + offset;
+    for (std::size_t begin = 0; begin < 12; ++begin) {
+      for (std::size_t end = begin; end < 100; ++end) {
+        INFO("offset ", offset, ", [", begin, ", ", end, ")");
+        const ch01::VectorSplit split = ch01::split_into_vectors(in, begin, end);
+        REQUIRE(begin <= split.body_begin);
+        REQUIRE(split.body_begin <= split.tail_begin);
+        REQUIRE(split.tail_begin <= end);
+        CHECK(split.tail_begin - split.body_begin == split.vectors * per_vector);
+        CHECK(split.body_begin - begin < per_vector);  // the head fits in one element per thread
+        CHECK(end - split.tail_begin < per_vector);    // and so does the tail
+        if (split.vectors > 0) CHECK(reinterpret_cast<std::uintptr_t>(in + split.body_begin) % 16 == 0);
+        // the head is as short as it can be: it stops at the first boundary or at the end
+        if (split.body_begin > begin && split.body_begin < end) CHECK(reinterpret_cast<std::uintptr_t>(in + split.body_begin) % 16 == 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("01: even_share covers [0, n) in order, in whole granules, balanced") {
   for (std::size_t granule : {std::size_t{512}, std::size_t{1024}}) {
     for (unsigned blocks : {1u, 2u, 7u, 1056u, 1320u}) {
