@@ -95,8 +95,8 @@ __global__ void __launch_bounds__(kThreads) interleaved_divergent_kernel(const T
 //   stride 2: threads 0 1     add (0,2) (1,3)
 //   stride 1: thread  0       adds (0,1)
 // With 256 threads: still 9 steps and 9 barriers, but at stride 256, 128, 64, 32 every warp
-// is either fully busy or has no work and skips the step. Only the last 5 steps, inside warp 0,
-// diverge.
+// is either fully busy or has no work (it only passes the test and the barrier). Only the
+// last 5 steps, inside warp 0, diverge.
 template <typename T, typename Op, int kThreads>
 __global__ void __launch_bounds__(kThreads) convergent_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   __shared__ T partial[2 * kThreads];
