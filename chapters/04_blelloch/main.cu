@@ -44,13 +44,13 @@ void print_bank_model(const sg::Options& options) {
               "minimum), per tile of %d and for the %lld tiles of n = %zu; Nsight Compute's counters for one launch\n"
               "(common/profile.sh 04_blelloch --n %zu) should match the last four columns:\n",
               options.type.c_str(), ch04::kTile, tiles, n, n);
-  std::printf("  %-26s %9s %9s %9s %9s | %13s %13s %13s %13s\n", "variant", "ld wf", "ld confl", "st wf", "st confl",
+  std::printf("  %-26s %9s %9s %9s %9s | %14s %14s %14s %14s\n", "variant", "ld wf", "ld confl", "st wf", "st confl",
               "ld wavefronts", "ld conflicts", "st wavefronts", "st conflicts");
   for (const Predicted& row : rows) {
     if (!sg::variant_selected(options, row.name)) continue;
     const ch04::OpTraffic& ld = row.per_tile.loads;
     const ch04::OpTraffic& st = row.per_tile.stores;
-    std::printf("  %-26s %9lld %9lld %9lld %9lld | %13lld %13lld %13lld %13lld\n", row.name.c_str(), ld.wavefronts, ld.conflicts(),
+    std::printf("  %-26s %9lld %9lld %9lld %9lld | %14lld %14lld %14lld %14lld\n", row.name.c_str(), ld.wavefronts, ld.conflicts(),
                 st.wavefronts, st.conflicts(), ld.wavefronts * tiles, ld.conflicts() * tiles, st.wavefronts * tiles,
                 st.conflicts() * tiles);
   }
