@@ -10,7 +10,8 @@
 #                                duration; memory throughput and DRAM throughput as % of peak;
 #                                DRAM bytes read/written; shared-memory bank conflicts;
 #                                achieved occupancy; the top warp stall reasons
-# Environment: BUILD_DIR (default build), PROFILE_DIR (default profiles), NCU (default ncu).
+# Environment: BUILD_DIR (default build), PROFILE_DIR (default profiles), NCU (default ncu),
+# NCU_ARGS (extra ncu flags, e.g. "--launch-count 40" for chapters with many launches).
 set -euo pipefail
 
 if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
@@ -50,7 +51,8 @@ metric_list=$(IFS=,; echo "${metrics[*]}")
 
 report="$profile_dir/$chapter"
 # --clock-control none: measure the GPU as it runs for everyone else (never lock clocks)
-"$ncu" --clock-control none --force-overwrite --export "$report" --import-source yes \
+# shellcheck disable=SC2086
+"$ncu" --clock-control none --force-overwrite --export "$report" --import-source yes ${NCU_ARGS:-} \
   --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
   --section LaunchStats --section SourceCounters --metrics "$metric_list" \
   "$program" --warmup 0 --iters 1 --no-check "$@"

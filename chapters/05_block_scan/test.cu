@@ -23,23 +23,10 @@ TEST_SUITE("gpu") {
     sg_test::check_chapter<ch05::Chapter, typename E::type, typename E::op>(ch05::kTileItems<typename E::type>);
   }
 
-  TEST_CASE("05: unaligned arrays take the element-by-element path and stay correct") {
-    const auto variants = ch05::Chapter::variants<std::int32_t, sg::Sum>();
-    const std::size_t n = 3 * ch05::kTileItems<std::int32_t> + 17;
-    const std::vector<std::int32_t> input = sg::random_input<std::int32_t>(n + 1, sg_test::seed());
-    sg::DeviceBuffer<std::int32_t> in(n + 1), out(n + 1);
-    in.upload(input);
-    const std::vector<std::int32_t> shifted(input.begin() + 1, input.end());
-    for (const auto& variant : variants) {
-      sg::poison(out);
-      variant.launch(in.data() + 1, out.data() + 1, n, nullptr);  // 4 bytes past an aligned address
-      SG_CUDA(cudaDeviceSynchronize());
-      const std::vector<std::int32_t> got = out.download();
-      const sg::Validation result = sg::validate(std::vector<std::int32_t>(got.begin() + 1, got.end()),
-                                                 sg::expected_output<std::int32_t, sg::Sum>(variant.computes, shifted, variant.tile));
-      INFO(variant.name);
-      CHECK_MESSAGE(result.ok(), result.summary());
-      CHECK(sg::is_poison(got[0]));
-    }
+  TEST_CASE_TEMPLATE("05: misaligned arrays take the element-by-element path and stay correct", E, SG_TEST_ELEMENTS) {
+    using T = typename E::type;
+    const std::size_t tile = ch05::kTileItems<T>;
+    for (const auto& variant : ch05::Chapter::variants<T, typename E::op>())
+      sg_test::check_misaligned(variant, {1, tile - 1, tile, 3 * tile + 17});
   }
 }

@@ -22,6 +22,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
+#include <type_traits>
 #include <set>
 #include <string>
 #include <vector>
@@ -101,6 +103,51 @@ void check_one_hot(const sg::Variant<T, Op>& variant, std::size_t n, const std::
     check_input(variant, sg::one_hot_input<T, Op>(n, p),
                 "one-hot input, n = " + std::to_string(n) + ", hot at " + std::to_string(p));
   }
+}
+
+// A value that spoils the result if a kernel reads it: far above any Sum input, and above
+// every Max input.
+template <typename T, typename Op>
+T spoiler() {
+  if constexpr (std::is_same_v<Op, sg::Max>) return std::numeric_limits<T>::max();
+  else return T(1000003);
+}
+
+// Runs a variant with input and output `offset` elements past an aligned (cudaMalloc'd)
+// address, with spoiler values around the input and poisoned cells around the output:
+// checks the fallback paths of vectorised kernels, and that nothing outside [0, n) is read
+// or written.
+template <typename T, typename Op>
+void check_misaligned(const sg::Variant<T, Op>& variant, std::size_t n, std::size_t offset) {
+  constexpr std::size_t kAround = 64;
+  const std::vector<T> input = sg::random_input<T, Op>(n, seed() + n + offset);
+  const sg::Expected<T> expected = sg::expected_output<T, Op>(variant.computes, input, variant.tile);
+  const std::size_t written = expected.values.size();
+  std::vector<T> padded(offset + n + kAround, spoiler<T, Op>());
+  std::copy(input.begin(), input.end(), padded.begin() + static_cast<std::ptrdiff_t>(offset));
+  sg::DeviceBuffer<T> in(padded.size()), out(offset + written + kAround);
+  in.upload(padded);
+  sg::poison(out);
+  variant.launch(in.data() + offset, out.data() + offset, n, nullptr);
+  SG_CUDA(cudaDeviceSynchronize());
+  const std::vector<T> got = out.download();
+  const auto first = got.begin() + static_cast<std::ptrdiff_t>(offset);
+  const sg::Validation result = sg::validate(std::vector<T>(first, first + static_cast<std::ptrdiff_t>(written)), expected);
+  std::size_t outside = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if ((i < offset || i >= offset + written) && !sg::is_poison(got[i])) ++outside;
+  INFO(variant.name, " (", sg::type_name<T>(), " ", Op::name, "), n = ", n, ", ", offset * sizeof(T),
+       " bytes past an aligned address, seed ", seed());
+  CHECK_MESSAGE(result.ok(), result.summary());
+  CHECK_MESSAGE(outside == 0, outside, " elements outside the output were written");
+}
+
+// Every misalignment a T* can have relative to 16 bytes, at a few sizes.
+template <typename T, typename Op>
+void check_misaligned(const sg::Variant<T, Op>& variant, const std::vector<std::size_t>& sizes) {
+  for (std::size_t offset = 1; offset < 16 / sizeof(T); ++offset)
+    for (std::size_t n : sizes)
+      if (n <= variant.max_n) check_misaligned(variant, n, offset);
 }
 
 // Random inputs around `boundary` (the variant's tile or block size), one-hot inputs on the
