@@ -52,6 +52,8 @@ def main(path):
         duration = to_microseconds(*get(row, "gpu__time_duration.sum"))
         mem = get(row, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")[0]
         dram = get(row, "dram__throughput.avg.pct_of_peak_sustained_elapsed")[0]
+        l1 = get(row, "l1tex__throughput.avg.pct_of_peak_sustained_active")[0]
+        l2 = get(row, "lts__throughput.avg.pct_of_peak_sustained_elapsed")[0]
         read = to_megabytes(*get(row, "dram__bytes_read.sum"))
         write = to_megabytes(*get(row, "dram__bytes_write.sum"))
         conflicts_ld = get(row, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")[0]
@@ -73,7 +75,7 @@ def main(path):
 
         print(f"kernel  {short_name(name)}")
         print(f"  duration            {fmt(duration, '.1f')} us")
-        print(f"  memory throughput   {fmt(mem, '.1f')} % of peak   (DRAM {fmt(dram, '.1f')} % of peak)")
+        print(f"  memory throughput   {fmt(mem, '.1f')} % of peak   (L1 {fmt(l1, '.1f')} %, L2 {fmt(l2, '.1f')} %, DRAM {fmt(dram, '.1f')} %)")
         print(f"  DRAM bytes          read {fmt(read, '.1f')} MB, write {fmt(write, '.1f')} MB")
         print(f"  shared memory       load {fmt(wavefronts_ld, '.0f')} wavefronts, {fmt(conflicts_ld, '.0f')} bank conflicts;"
               f" store {fmt(wavefronts_st, '.0f')} wavefronts, {fmt(conflicts_st, '.0f')} bank conflicts")

@@ -7,7 +7,8 @@
 # kernel in the report is one timed launch) and writes
 #   profiles/<chapter>.ncu-rep   the full report: open it in ncu-ui for the source view
 #   profiles/<chapter>.txt       a short text summary, one block per kernel:
-#                                duration; memory throughput and DRAM throughput as % of peak;
+#                                duration; memory throughput as % of peak, and of which unit
+#                                (L1, L2, DRAM) is the busiest;
 #                                DRAM bytes read/written; shared-memory bank conflicts;
 #                                achieved occupancy; the top warp stall reasons
 # Environment: BUILD_DIR (default build), PROFILE_DIR (default profiles), NCU (default ncu),
@@ -35,6 +36,8 @@ metrics=(
   gpu__time_duration.sum
   gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
   dram__throughput.avg.pct_of_peak_sustained_elapsed
+  l1tex__throughput.avg.pct_of_peak_sustained_active
+  lts__throughput.avg.pct_of_peak_sustained_elapsed
   dram__bytes_read.sum
   dram__bytes_write.sum
   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum

@@ -8,11 +8,12 @@ TEST_CASE_TEMPLATE("05: the variant list is well-formed", E, SG_TEST_ELEMENTS) {
 }
 
 TEST_CASE("05: items per thread follow the bytes per thread, and vectors need whole 16-byte runs") {
-  CHECK(ch05::kItemsPerThread<std::int32_t> == 16);
-  CHECK(ch05::kItemsPerThread<std::int64_t> == 8);
+  CHECK(ch05::kItemsPerThread<std::int32_t> == 8);
+  CHECK(ch05::kItemsPerThread<std::int64_t> == 4);
+  CHECK(ch05::kItemsPerThread<std::int32_t, 64> == 16);
   CHECK(ch05::kItemsPerThread<float, 16> == 4);
   CHECK(ch05::kItemsPerThread<std::int64_t, 4> == 1);  // never zero
-  CHECK(ch05::kTileItems<std::int32_t> == 4096);
+  CHECK(ch05::kTileItems<std::int32_t> == 2048);
   CHECK(ch05::kVectorisable<std::int32_t, 4>);
   CHECK_FALSE(ch05::kVectorisable<std::int32_t, 2>);
   CHECK(ch05::kVectorisable<std::int64_t, 2>);

@@ -15,11 +15,12 @@
 //
 // Threads per block, bytes per thread and the move are compile-time parameters; the
 // chapter's table includes a small sweep of them, and the defaults below are what that
-// sweep chose on an H200 (README.md has the table): transposed moves, 256 threads, 64
-// bytes (16 int32) per thread, a 4096-element tile at 1.04x copy. Blocked vectors win only
+// sweep chose on an H200 (README.md has the table): transposed moves, 256 threads, 32
+// bytes (8 int32) per thread, a 2048-element tile at 1.01x copy. Blocked vectors win only
 // when a thread moves a single vector (16 bytes per thread: the warp then reads 512
-// contiguous bytes per instruction); with four vectors per thread each instruction touches
-// 32 separate 16-byte pieces 64 bytes apart, and the tile-local scan falls to 1.5x copy.
+// contiguous bytes per instruction); with two or four vectors per thread each instruction
+// touches 32 separate 16-byte pieces 32 or 64 bytes apart, and the scan falls to 1.25x or
+// 1.5x copy.
 #pragma once
 
 #include "03_hillis_steele/tile.cuh"
@@ -32,7 +33,7 @@
 namespace ch05 {
 
 inline constexpr int kDefaultThreads = 256;
-inline constexpr int kDefaultBytesPerThread = 64;  // 16 int32 or float, 8 int64 per thread
+inline constexpr int kDefaultBytesPerThread = 32;  // 8 int32 or float, 4 int64 per thread
 
 template <typename T, int kBytesPerThread = kDefaultBytesPerThread>
 inline constexpr int kItemsPerThread = kBytesPerThread / static_cast<int>(sizeof(T)) > 0 ? kBytesPerThread / static_cast<int>(sizeof(T)) : 1;

@@ -1,5 +1,5 @@
 // Chapter 05 - the variant list: three ways to move the tile, inclusive and exclusive, at
-// the default geometry (256 threads x 64 bytes); then a sweep of threads per block x bytes
+// the default geometry (256 threads x 32 bytes); then a sweep of threads per block x bytes
 // per thread (inclusive only), named move/threads x bytes.
 #include "05_block_scan/tile_local.cuh"
 #include "05_block_scan/variants.cuh"
@@ -24,7 +24,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       // the sweep: threads per block x bytes per thread, for both ways of moving whole tiles
       {"transposed/128x32B", tile_local_scan<T, Op, false, transposed, 128, 32>, inclusive, model, kTileItems<T, 128, 32>},
       {"transposed/128x64B", tile_local_scan<T, Op, false, transposed, 128, 64>, inclusive, model, kTileItems<T, 128, 64>},
-      {"transposed/256x32B", tile_local_scan<T, Op, false, transposed, 256, 32>, inclusive, model, kTileItems<T, 256, 32>},
+      {"transposed/256x64B", tile_local_scan<T, Op, false, transposed, 256, 64>, inclusive, model, kTileItems<T, 256, 64>},
       {"transposed/256x128B", tile_local_scan<T, Op, false, transposed, 256, 128>, inclusive, model, kTileItems<T, 256, 128>},
       {"transposed/512x32B", tile_local_scan<T, Op, false, transposed, 512, 32>, inclusive, model, kTileItems<T, 512, 32>},
       {"transposed/512x64B", tile_local_scan<T, Op, false, transposed, 512, 64>, inclusive, model, kTileItems<T, 512, 64>},
