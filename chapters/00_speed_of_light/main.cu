@@ -34,10 +34,11 @@ void print_machine_balance(const sg::DeviceInfo& device, double copy_gb_per_s) {
   std::printf("  memory       %.0f GB/s measured by the copy above (datasheet %.0f GB/s)\n", copy_gb_per_s,
               device.peak_bandwidth_gb_per_s());
   std::printf("  balance      %.1f int32 adds (%.1f fp32 FLOP) per byte moved\n", int32_adds / bytes_per_s, fp32_flops / bytes_per_s);
-  std::printf("  a scan needs 1 add per element read and written: 0.125 adds per byte for int32,\n");
-  std::printf("  so the ALUs could keep up with ~%.0fx more memory traffic than exists: scan is memory-bound,\n",
+  std::printf("  a scan needs 1 add per element, i.e. per 8 bytes read and written: 0.125 adds per byte for int32,\n");
+  std::printf("  so the adders could go ~%.0fx faster than memory can feed them: scan is memory-bound, and\n",
               int32_adds / bytes_per_s / 0.125);
-  std::printf("  and the fastest scan moves its 2n elements as fast as a copy.\n");
+  std::printf("  the fastest scan moves its 2n elements as fast as a copy. (A real kernel issues 10-20 instructions\n");
+  std::printf("  per element - loads, stores, index arithmetic, shuffles, barriers - which eats most of that margin.)\n");
 }
 
 }  // namespace
