@@ -10,15 +10,13 @@
 // so the chapter program, the tests and the tour can run, check and time any variant
 // without knowing anything else about it.
 //
-// Each chapter lists its variants in variants.cu:
+// Each chapter declares itself in variants.cuh and lists its variants in variants.cu:
 //
 //     namespace ch03 {
-//     struct Chapter {
-//       static constexpr const char* id = "03_hillis_steele";
-//       static constexpr const char* title = "...";
-//       template <typename T, typename Op> static std::vector<sg::Variant<T, Op>> variants();
-//     };
+//     SG_CHAPTER("03_hillis_steele", "Hillis-Steele (Kogge-Stone) block scans, tile-local");
 //     }
+//     template <typename T, typename Op>
+//     std::vector<sg::Variant<T, Op>> ch03::Chapter::variants() { return {...}; }
 #pragma once
 
 #include "common/operators.hpp"
@@ -52,6 +50,16 @@ struct Variant {
 };
 
 }  // namespace sg
+
+// A chapter: its folder name, a one-line title, and its variant list for every element
+// type and operator (defined in the chapter's variants.cu).
+#define SG_CHAPTER(chapter_id, chapter_title)                 \
+  struct Chapter {                                            \
+    static constexpr const char* id = chapter_id;             \
+    static constexpr const char* title = chapter_title;       \
+    template <typename T, typename Op>                        \
+    static std::vector<sg::Variant<T, Op>> variants();        \
+  }
 
 // Instantiates a chapter's variant list for every element type and operator the programs
 // and tests use (--type int32|int64|float, --op sum|max).

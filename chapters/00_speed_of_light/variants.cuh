@@ -7,11 +7,6 @@
 
 namespace ch00 {
 
-struct Chapter {
-  static constexpr const char* id = "00_speed_of_light";
-  static constexpr const char* title = "speed of light: copies, and the CUB scan every chapter races";
-  template <typename T, typename Op>
-  static std::vector<sg::Variant<T, Op>> variants();
-};
+SG_CHAPTER("00_speed_of_light", "speed of light: copies, and the CUB scan every chapter races");
 
 }  // namespace ch00

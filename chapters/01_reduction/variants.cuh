@@ -8,11 +8,6 @@
 
 namespace ch01 {
 
-struct Chapter {
-  static constexpr const char* id = "01_reduction";
-  static constexpr const char* title = "reduction: from the divergent tree to a fixed grid at half a copy";
-  template <typename T, typename Op>
-  static std::vector<sg::Variant<T, Op>> variants();
-};
+SG_CHAPTER("01_reduction", "reduction: from the divergent tree to a fixed grid at half a copy");
 
 }  // namespace ch01

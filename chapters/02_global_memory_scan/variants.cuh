@@ -9,12 +9,7 @@
 
 namespace ch02 {
 
-struct Chapter {
-  static constexpr const char* id = "02_global_memory_scan";
-  static constexpr const char* title = "global-memory scans: one launch per step or tree level";
-  template <typename T, typename Op>
-  static std::vector<sg::Variant<T, Op>> variants();
-};
+SG_CHAPTER("02_global_memory_scan", "global-memory scans: one launch per step or tree level");
 
 // Kernel launches the variant called `name` makes for n elements (the program prints a
 // row timing that many empty launches next to it).

@@ -7,11 +7,6 @@
 
 namespace ch03 {
 
-struct Chapter {
-  static constexpr const char* id = "03_hillis_steele";
-  static constexpr const char* title = "Hillis-Steele (Kogge-Stone) block scans, tile-local";
-  template <typename T, typename Op>
-  static std::vector<sg::Variant<T, Op>> variants();
-};
+SG_CHAPTER("03_hillis_steele", "Hillis-Steele (Kogge-Stone) block scans, tile-local");
 
 }  // namespace ch03

@@ -7,11 +7,6 @@
 
 namespace ch04 {
 
-struct Chapter {
-  static constexpr const char* id = "04_blelloch";
-  static constexpr const char* title = "Blelloch (Brent-Kung) block scan: linear work, and where the tree lives";
-  template <typename T, typename Op>
-  static std::vector<sg::Variant<T, Op>> variants();
-};
+SG_CHAPTER("04_blelloch", "Blelloch (Brent-Kung) block scan: linear work, and where the tree lives");
 
 }  // namespace ch04

@@ -7,11 +7,6 @@
 
 namespace ch05 {
 
-struct Chapter {
-  static constexpr const char* id = "05_block_scan";
-  static constexpr const char* title = "coarsened three-phase block scan (registers + warp shuffles), tile-local";
-  template <typename T, typename Op>
-  static std::vector<sg::Variant<T, Op>> variants();
-};
+SG_CHAPTER("05_block_scan", "coarsened three-phase block scan (registers + warp shuffles), tile-local");
 
 }  // namespace ch05
