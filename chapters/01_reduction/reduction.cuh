@@ -20,8 +20,10 @@
 //                          so from the second step on every warp is divergent (half, then a
 //                          quarter, ... of its lanes busy) and all warps keep issuing.
 //   convergent             the same tree with the active threads packed at the front
-//                          (t < stride): whole warps retire, and only the last 5 steps
-//                          (stride < 32) diverge.
+//                          (t < stride): a warp is either all busy or all idle, and only the
+//                          last 5 steps (stride < 32) diverge. (Idle warps still issue the
+//                          step, predicated off: the profile shows the same instruction
+//                          count as above. What shrinks is shared-memory traffic.)
 //   add_during_load        each thread adds its two elements while loading them. The tree
 //                          starts at kThreads values, so it needs half the shared memory and
 //                          one step and one barrier fewer.
@@ -73,7 +75,8 @@ __device__ __forceinline__ T load_or_identity(const T* __restrict__ in, std::siz
 // With 256 threads: 9 steps, 9 barriers. The busy threads are spread out (t % stride == 0):
 // all 8 warps issue every instruction of the first 6 steps (stride 1 to 32) with only
 // 32 / stride of their lanes busy, and for 4-byte elements the accesses at 2t and
-// 2t + stride cause 2-way shared-memory bank conflicts (lanes t and t + 16 hit one bank).
+// 2t + stride cause 2-way shared-memory bank conflicts (lanes t and t + 16 hit one bank;
+// at stride 1 the compiler merges the pair into one 8-byte load instead).
 template <typename T, typename Op, int kThreads>
 __global__ void __launch_bounds__(kThreads) interleaved_divergent_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   __shared__ T partial[2 * kThreads];
@@ -95,8 +98,10 @@ __global__ void __launch_bounds__(kThreads) interleaved_divergent_kernel(const T
 //   stride 2: threads 0 1     add (0,2) (1,3)
 //   stride 1: thread  0       adds (0,1)
 // With 256 threads: still 9 steps and 9 barriers, but at stride 256, 128, 64, 32 every warp
-// is either fully busy or has no work (it only passes the test and the barrier). Only the
-// last 5 steps, inside warp 0, diverge.
+// is either fully busy or has no work. A warp with no work still issues the step's loads,
+// add and store with every lane predicated off (the compiler does not branch around them),
+// so the instruction count does not drop; the shared-memory wavefronts and bank conflicts
+// do. Only the last 5 steps, inside warp 0, diverge.
 template <typename T, typename Op, int kThreads>
 __global__ void __launch_bounds__(kThreads) convergent_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   __shared__ T partial[2 * kThreads];

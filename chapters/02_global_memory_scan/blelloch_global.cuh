@@ -16,7 +16,8 @@
 // final passes are ~2n each, and every level touches whole 32-byte sectors, so the first
 // levels, whose nodes are closer than a sector, each move the full array (model.hpp).
 // At n = 2^26 int32: 54 launches, predicted 11.5x copy (exclusive), 12x (inclusive);
-// at 2^26 + 1 the padding doubles N: 21.5x.
+// at 2^26 + 1 the padding doubles N: 21.5x. Measured on an H200: remapped 17.7x / 18.0x /
+// 32.3x, textbook 71.6x / 71.9x / 142.8x (idle blocks, README).
 // Run:   ./build/bin/02_global_memory_scan --variant blelloch --n 2^26,2^26+1
 //
 // Padding (to a power of two, in scratch, with the identity) keeps the tree's index

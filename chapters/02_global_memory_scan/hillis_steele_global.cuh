@@ -9,7 +9,9 @@
 //
 // Model: work O(n log n) (n - d operations per step), depth ceil(log2 n) launches; bytes
 // 2n per step, plus n more for the steps whose x[i - d] is too far back to hit L2
-// (model.hpp). At n = 2^26 int32: 26 launches, ~54n elements moved, predicted 27x copy.
+// (model.hpp). At n = 2^26 int32: 26 launches, ~54n elements moved, predicted 27x copy;
+// measured 44x on an H200: the bytes match, but each step's one 4-byte access per thread
+// runs at 1.7 copies per pass, like chapter 00's one_element_per_thread (README).
 // Run:   ./build/bin/02_global_memory_scan --variant hillis_steele --n 2^26
 //
 // The steps ping-pong between `out` and one scratch array of n elements. A step may not

@@ -1,6 +1,7 @@
 // Chapter 02 - global-memory scans. Prints every variant against a device-to-device copy
 // and, after each size, a "floor" row per launch count: the time of that many launches of
-// an empty kernel, the part of a variant's time that no amount of bandwidth removes.
+// an empty one-block kernel, the part of a variant's time that no amount of bandwidth
+// removes (it leaves out the per-block cost of the large grids; README).
 //
 // Run: ./build/bin/02_global_memory_scan                      (the default sweep below)
 //      ./build/bin/02_global_memory_scan --n 2^26 --variant blelloch

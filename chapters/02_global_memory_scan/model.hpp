@@ -2,19 +2,25 @@
 // test.cu). Every kernel of this chapter reads and writes global memory only, so each
 // variant's cost is "how many launches" times "how many bytes each launch moves".
 //
-// Assumptions of the models, stated once (the README discusses them):
+// Assumptions of the models, stated once before measuring (the README compares them with
+// an H200's profile, and keeps these predictions as they were made):
 //   1. DRAM moves 32-byte sectors. A launch that touches one element in a sector pays for
-//      the whole sector, read and (if it writes it) written back.
+//      the whole sector, read and (if it writes it) written back. (Measured: writes follow
+//      this; sparse up-sweep levels *read* 64 bytes per touched sector, twice the model.)
 //   2. Nothing survives in L2 from one launch to the next: at the sizes the models are
-//      meant for (n = 2^26 int32 is 256 MiB, the L2 is 50 MB) the previous launch's data
-//      has long been evicted. Small sparse levels of the Blelloch tree do stay in L2, but
-//      they are a geometric tail of a few percent, so the model ignores that.
+//      meant for (n = 2^26 int32 is 256 MiB; the L2 is 50 MB on an H100, 60 MiB on an
+//      H200) the previous launch's data has long been evicted. Small sparse levels of the
+//      Blelloch tree do stay in L2, but they are a geometric tail of a few percent.
 //   3. Inside one launch, an element read a short while ago is still in L2. The naive
 //      Hillis-Steele step reads x[i] and x[i - d]; x[i - d] was read as "x[i]" by a thread
 //      d elements earlier, so it is an L2 hit while d * e <= kL2ReuseBytes and a second
-//      DRAM read after that. 16 MiB is about a third of the H100's 50 MB L2: the step
-//      streams its reads and its writes through the cache at the same time, and the
-//      replacement policy is not a perfect LRU.
+//      DRAM read after that. 16 MiB was chosen as about a third of an H100's L2 (the step
+//      streams reads and writes through the cache at once, and replacement is not a
+//      perfect LRU). (Measured on an H200: the reuse distance lies between 8 and 16 MiB;
+//      the d = 2^22 step, 16 MiB back, already reads again from DRAM.)
+//   4. Implicitly: every byte moves at a copy's speed. This is the assumption that failed:
+//      one 4-byte access per thread, many small launches and millions of idle blocks keep
+//      DRAM far from busy (README, "Predicted against measured").
 #pragma once
 
 #include <algorithm>

@@ -9,8 +9,10 @@
 //
 //   classic         in place, as Blelloch wrote it: 2^l-way conflicts at level l, up to 32
 //   padded          one pad cell per 32 elements (GPU Gems 3 ch. 39): no conflicts
-//   level_by_level  Merrill & Grimshaw's layout: two-way conflicts at every level, simple
-//                   addresses, kTile - 2 extra cells
+//   level_by_level  Merrill & Grimshaw's layout: two-way conflicts at every level by
+//                   design, simple addresses, kTile - 2 extra cells. (The compiler merges
+//                   a thread's two adjacent children into one 8-byte access, so on an H200
+//                   only the down-sweep's left-child loads still conflict: README.)
 //
 // Model, per tile of n = kTile elements: work 2(n-1) operator applications (up-sweep n-2,
 // the root is never needed; down-sweep n-1; inclusive adds n), depth 2 log2 n barriers;

@@ -42,7 +42,8 @@ void print_bank_model(const sg::Options& options) {
   const std::vector<Predicted> rows = options.type == "int64" ? predictions<std::int64_t>() : predictions<std::int32_t>();
   std::printf("\nshared-memory bank model (bank_model.cuh), %s: wavefronts and bank conflicts (wavefronts beyond the\n"
               "minimum), per tile of %d and for the %lld tiles of n = %zu; Nsight Compute's counters for one launch\n"
-              "(common/profile.sh 04_blelloch --n %zu) should match the last four columns:\n",
+              "(common/profile.sh 04_blelloch --n %zu) compare with the last four columns (the model does not\n"
+              "know that the compiler merges adjacent accesses into 8-byte ones; the README compares both):\n",
               options.type.c_str(), ch04::kTile, tiles, n, n);
   std::printf("  %-26s %9s %9s %9s %9s | %14s %14s %14s %14s\n", "variant", "ld wf", "ld confl", "st wf", "st confl",
               "ld wavefronts", "ld conflicts", "st wavefronts", "st conflicts");
