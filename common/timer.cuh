@@ -7,7 +7,7 @@
 // run (a clock ramping up, another process) and the min shows the best case. run(rep)
 // receives the repetition number, which callers use to rotate between several input and
 // output buffers (see rotation_sets): a small problem repeated on one buffer would be
-// served from the 50 MB L2 cache and measure the cache, not device memory.
+// served from the L2 cache (50-60 MB on an H100/H200) and measure the cache, not device memory.
 #pragma once
 
 #include "common/check.cuh"

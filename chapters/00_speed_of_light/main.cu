@@ -17,9 +17,8 @@ struct Lanes {
   int int32;
 };
 Lanes lanes_per_sm(int major, int minor) {
-  if (major == 8 && minor == 0) return {64, 64};  // A100
-  if (major >= 7) return {128, 64};               // Volta's successors: sm_86, sm_89, sm_90 (H100/H200), sm_100, sm_120
-  return {128, 128};
+  if (major >= 9 || (major == 8 && minor >= 6)) return {128, 64};  // sm_86, sm_89, sm_90 (H100/H200) and later
+  return {64, 64};                                                 // sm_70, sm_75, sm_80 (V100, T4, A100)
 }
 
 void print_machine_balance(const sg::DeviceInfo& device, double copy_gb_per_s) {

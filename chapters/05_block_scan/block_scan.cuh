@@ -14,7 +14,8 @@
 //
 // Model: work about 2n operations (n - 1 serial reduce, n rescan, a few per warp), depth
 // 2 kItems + 2 log2(32) + 2 barriers. Bytes: tile-local mode reads n and writes n (model
-// 1.0x copy); every element is touched once in global memory and never in shared memory.
+// 1.0x copy); every element is read and written once in global memory, and BlockScan
+// itself keeps the items in registers (one value per warp goes through shared memory).
 //
 // Run: ./build/bin/05_block_scan --n 2^26
 //
