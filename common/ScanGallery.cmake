@@ -87,7 +87,13 @@ endfunction()
 #   <NN_idea>_tests      its tests: CTest runs "<NN_idea>.host" everywhere and
 #                        "<NN_idea>.gpu" (label gpu; skipped without a device)
 #   <NN_idea>_variants   the variant list, linked into the program, the tests and the tour
+# Options for chapters that scan whole arrays:
+#   SUITE                the 2,022-size suite (suite.hpp) as tests labelled "suite": int32 sum
+#                        and int64 max, every full-array variant, validated on the GPU
+#   HUGE <variants>      a run above 2^31 elements (label "huge", one at a time: about 17 GiB
+#                        of device and 26 GiB of host memory) of the variants named
 function(add_chapter folder)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "SUITE" "HUGE" "")
   if(NOT folder MATCHES "^([0-9][0-9])_[a-z0-9_]+$")
     message(FATAL_ERROR "add_chapter: '${folder}' is not a chapter folder name like 03_hillis_steele")
   endif()
@@ -120,6 +126,21 @@ function(add_chapter folder)
                LABELS ${label} NEEDS_GPU)
   add_cli_test(${folder}.cli.small_run COMMAND ${program} --n 1000,2^16+1 --iters 3 --warmup 1 EXIT 0 OUTPUT " ok"
                LABELS ${label} NEEDS_GPU)
+
+  if(arg_SUITE)
+    foreach(type_op "int32;sum" "int64;max")
+      list(GET type_op 0 type)
+      list(GET type_op 1 op)
+      add_cli_test(${folder}.suite.${type}_${op} COMMAND ${program} --n suite --no-timing --type ${type} --op ${op}
+                   EXIT 0 OUTPUT "suite: [0-9]+ scans, 0 failed" LABELS "${label};suite" NEEDS_GPU)
+      set_tests_properties(${folder}.suite.${type}_${op} PROPERTIES TIMEOUT 900)
+    endforeach()
+  endif()
+  if(arg_HUGE)
+    add_cli_test(${folder}.huge COMMAND ${program} --n 2^31+3 --iters 2 --warmup 1 --variant ${arg_HUGE} EXIT 0 OUTPUT " ok"
+                 LABELS "${label};huge" NEEDS_GPU)
+    set_tests_properties(${folder}.huge PROPERTIES RESOURCE_LOCK device_memory TIMEOUT 900)
+  endif()
 
   set_property(GLOBAL APPEND PROPERTY SCAN_GALLERY_CHAPTERS ${folder})
 endfunction()

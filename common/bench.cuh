@@ -6,10 +6,13 @@
 //   2. times cudaMemcpy device-to-device of the same bytes: the speed of light,
 //   3. for each variant: poisons the output, launches once and validates against the CPU
 //      reference; poisons again, times warm-up + repetitions; validates every output the
-//      timed runs wrote (a race may show only under back-to-back launches).
+//      timed runs wrote (a race may show only under back-to-back launches). A wait between
+//      blocks that gave up (watchdog.cuh) fails the row with the stuck tile named.
+//
+// With --no-timing, step 2 and the timed runs are skipped: the rows say only "ok" or FAIL.
 //
 // run_variants() prints the table for a list of variants over every --n; the chapter
-// programs and the tour are thin wrappers around it.
+// programs and the tour are thin wrappers around it. (--n suite goes to suite_runner.cuh.)
 #pragma once
 
 #include "common/check.cuh"
@@ -23,6 +26,7 @@
 #include "common/traffic_model.hpp"
 #include "common/validate.hpp"
 #include "common/variant.cuh"
+#include "common/watchdog.cuh"
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -30,10 +34,34 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace sg {
+
+// A row for a timing at n, compared with the copy timed at the same n in the same run.
+inline ReportRow timed_row(const std::string& label, std::size_t n, const Timing& timing, const Timing& copy, Computes computes,
+                           TrafficModel model_bytes, std::size_t element_bytes) {
+  ReportRow row;
+  row.variant = label;
+  row.n = n;
+  row.median_ms = timing.median_ms;
+  row.min_ms = timing.min_ms;
+  row.effective_gb_per_s = timing.median_ms > 0 ? must_move_bytes(computes, n, element_bytes) / (timing.median_ms * 1e6) : 0.0;
+  row.ratio_to_copy = copy.median_ms > 0 ? timing.median_ms / copy.median_ms : 0.0;
+  row.model_ratio = predicted_ratio(model_bytes, n, element_bytes);
+  row.model_bytes = model_bytes(n, element_bytes);
+  row.check = "-";
+  return row;
+}
+
+// The same row for work that was not timed (--no-timing): check and model only.
+inline ReportRow untimed_row(const std::string& label, std::size_t n, TrafficModel model_bytes, std::size_t element_bytes) {
+  ReportRow row = timed_row(label, n, Timing{}, Timing{}, Computes::Copy, model_bytes, element_bytes);
+  row.timed = false;
+  return row;
+}
 
 template <typename T, typename Op>
 class SizeBench {
@@ -45,7 +73,7 @@ class SizeBench {
             cudaStream_t stream)
       : options_(options), n_(n), stream_(stream) {
     const std::size_t set_bytes = 2 * std::max<std::size_t>(n, 1) * sizeof(T);
-    sets_ = rotation_sets(set_bytes, device.l2_bytes);
+    sets_ = options.timing ? rotation_sets(set_bytes, device.l2_bytes) : 1;
     require_device_memory(static_cast<double>(sets_) * set_bytes + scratch_bytes,
                           "n = " + std::to_string(n) + " (" + std::to_string(sets_) + " input/output buffer set" +
                               (sets_ > 1 ? "s" : "") + " plus scratch)");
@@ -55,6 +83,7 @@ class SizeBench {
       inputs_.back().upload(input_);
       outputs_.emplace_back(std::max<std::size_t>(n, 1));  // a reduction of 0 elements still writes one value
     }
+    if (!options.timing) return;
     nvtxRangePushA("copy baseline (cudaMemcpy D2D)");
     copy_ = time_device(
         [&](int rep) {
@@ -69,42 +98,49 @@ class SizeBench {
   const std::vector<T>& input() const { return input_; }
   const Timing& copy_timing() const { return copy_; }
 
-  ReportRow copy_row() const { return timed_row("baseline: cudaMemcpy D2D", copy_, Computes::Copy, model::read_write); }
+  ReportRow copy_row() const {
+    if (!options_.timing) return untimed_row("baseline: cudaMemcpy D2D (not timed)", n_, model::read_write, sizeof(T));
+    return timed_row("baseline: cudaMemcpy D2D", copy_, Computes::Copy, model::read_write);
+  }
 
   // A row for work timed elsewhere (chapter 00 times the CPU scan), compared with this copy.
   ReportRow timed_row(const std::string& label, const Timing& timing, Computes computes, TrafficModel model_bytes) const {
-    ReportRow row;
-    row.variant = label;
-    row.n = n_;
-    fill_timing(row, timing, must_move_bytes(computes, n_, sizeof(T)), model_bytes);
-    row.check = "-";
-    return row;
+    return sg::timed_row(label, n_, timing, copy_, computes, model_bytes, sizeof(T));
   }
 
   ReportRow run(const Variant<T, Op>& variant, const std::string& label) {
-    ReportRow row;
-    row.variant = label;
-    row.n = n_;
     if (n_ > variant.max_n) {
+      ReportRow row = untimed_row(label, n_, variant.model_bytes, sizeof(T));
       row.check = "skipped: n above this variant's limit of " + std::to_string(variant.max_n);
       return row;
     }
     nvtxRangePushA(label.c_str());
     Validation before, after;
-    if (options_.check) before = check_once(variant);
+    std::string stuck_before, stuck_after;
+    if (options_.check) {
+      before = check_once(variant);
+      stuck_before = stuck_wait_report();
+    }
 
-    for (DeviceBuffer<T>& out : outputs_) poison(out, stream_);
-    const Timing timing = time_device(
-        [&](int rep) {
-          const int s = rep % sets_;
-          variant.launch(inputs_[s].data(), outputs_[s].data(), n_, stream_);
-        },
-        options_.warmup, options_.iters, stream_);
-    if (options_.check) after = check_written_sets(variant, options_.warmup + options_.iters);
+    Timing timing;
+    if (options_.timing) {
+      for (DeviceBuffer<T>& out : outputs_) poison(out, stream_);
+      timing = time_device(
+          [&](int rep) {
+            const int s = rep % sets_;
+            variant.launch(inputs_[s].data(), outputs_[s].data(), n_, stream_);
+          },
+          options_.warmup, options_.iters, stream_);
+      stuck_after = stuck_wait_report();
+      if (options_.check) after = check_written_sets(variant, options_.warmup + options_.iters);
+    }
     nvtxRangePop();
 
-    fill_timing(row, timing, must_move_bytes(variant.computes, n_, sizeof(T)), variant.model_bytes);
-    if (!options_.check) row.check = "-";
+    ReportRow row = options_.timing ? timed_row(label, timing, variant.computes, variant.model_bytes)
+                                    : untimed_row(label, n_, variant.model_bytes, sizeof(T));
+    if (!stuck_before.empty()) row.check = "FAIL: " + stuck_before;
+    else if (!stuck_after.empty()) row.check = "FAIL during timing: " + stuck_after;
+    else if (!options_.check) row.check = "-";
     else if (!before.ok()) row.check = "FAIL: " + before.summary();
     else if (!after.ok()) row.check = "FAIL after timing: " + after.summary();
     else row.check = "ok";
@@ -139,15 +175,6 @@ class SizeBench {
     return all_ok;
   }
 
-  void fill_timing(ReportRow& row, const Timing& timing, double must_move, TrafficModel model_bytes) const {
-    row.median_ms = timing.median_ms;
-    row.min_ms = timing.min_ms;
-    row.effective_gb_per_s = timing.median_ms > 0 ? must_move / (timing.median_ms * 1e6) : 0.0;
-    row.ratio_to_copy = copy_.median_ms > 0 ? timing.median_ms / copy_.median_ms : 0.0;
-    row.model_ratio = predicted_ratio(model_bytes, n_, sizeof(T));
-    row.model_bytes = model_bytes(n_, sizeof(T));
-  }
-
   const Options& options_;
   std::size_t n_;
   cudaStream_t stream_;
@@ -163,9 +190,13 @@ inline void print_preamble(const std::string& title, const DeviceInfo& device, c
   const char* prefix = options.csv ? "# " : "";
   std::printf("%s%s\n", prefix, title.c_str());
   std::printf("%sdevice: %s\n", prefix, describe(device).c_str());
-  std::printf("%s%s %s | seed %llu (rerun with --seed %llu) | median and min of %d timed runs after %d warm-up runs\n", prefix,
-              type.c_str(), op.c_str(), static_cast<unsigned long long>(options.seed),
-              static_cast<unsigned long long>(options.seed), options.iters, options.warmup);
+  if (options.timing)
+    std::printf("%s%s %s | seed %llu (rerun with --seed %llu) | median and min of %d timed runs after %d warm-up runs\n", prefix,
+                type.c_str(), op.c_str(), static_cast<unsigned long long>(options.seed),
+                static_cast<unsigned long long>(options.seed), options.iters, options.warmup);
+  else
+    std::printf("%s%s %s | seed %llu (rerun with --seed %llu) | validation only (--no-timing)\n", prefix, type.c_str(), op.c_str(),
+                static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(options.seed));
   std::printf("%sx copy = time / time of cudaMemcpy D2D of the same n in this run; model = the traffic model's prediction of it\n",
               prefix);
   std::printf(options.csv ? "%s\n" : "\n%s\n", (options.csv ? csv_header() : table_header()).c_str());
@@ -190,8 +221,9 @@ struct NoExtraRows {
   void operator()(Bench&) const {}
 };
 
-// Checks and times every selected variant at every --n, then calls after_size(bench) so
-// a program can add rows of its own. Returns false if any result was wrong.
+// Checks and times every selected variant at every --n, then calls after_size(bench) (or
+// after_size(bench, rows), with the rows just printed) so a program can add rows or notes of
+// its own. Returns false if any result was wrong.
 template <typename T, typename Op, typename AfterSize = NoExtraRows>
 bool run_variants(const std::vector<LabelledVariant<T, Op>>& variants, const Options& options, const DeviceInfo& device,
                   AfterSize&& after_size = AfterSize{}) {
@@ -203,13 +235,16 @@ bool run_variants(const std::vector<LabelledVariant<T, Op>>& variants, const Opt
       if (variant_selected(options, v.label)) scratch = std::max<double>(scratch, static_cast<double>(v.variant.scratch_for(n)));
     SizeBench<T, Op> bench(device, options, n, options.seed, scratch, stream);
     print_row<T, Op>(bench.copy_row(), options);
+    std::vector<ReportRow> rows;
     for (const auto& v : variants) {
       if (!variant_selected(options, v.label)) continue;
-      const ReportRow row = bench.run(v.variant, v.label);
+      rows.push_back(bench.run(v.variant, v.label));
+      const ReportRow& row = rows.back();
       all_valid = all_valid && (row.check == "ok" || row.check == "-" || row.check.rfind("skipped", 0) == 0);
       print_row<T, Op>(row, options);
     }
-    after_size(bench);
+    if constexpr (std::is_invocable_v<AfterSize, SizeBench<T, Op>&, const std::vector<ReportRow>&>) after_size(bench, rows);
+    else after_size(bench);
     if (!options.csv && options.sizes.size() > 1) std::printf("\n");
   }
   return all_valid;

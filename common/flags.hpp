@@ -1,6 +1,7 @@
 // common/flags.hpp - the one command line every chapter program and the tour accept.
 //
-//   --n 2^26,1000000    sizes in elements: integers, 2^k, 2^k+c or 2^k-c, K/M/G (x1024)
+//   --n 2^26,1000000    sizes in elements: integers, 2^k, 2^k+c or 2^k-c, K/M/G (x1024);
+//                       or "suite": the 2,022 sizes of suite.hpp, validated on the device
 //   --iters 50          timed repetitions (median and min are reported)
 //   --warmup 5          untimed runs first
 //   --seed 42           input seed (default: fresh each run, always printed)
@@ -9,6 +10,8 @@
 //   --op sum            operator: sum or max
 //   --csv               machine-readable output
 //   --check/--no-check  validate against the CPU reference (default: check)
+//   --no-timing         validate only: no copy baseline, no timed runs
+//   --repeat R          with --n suite: every size R times, fresh data each time (stress)
 //   --help
 //
 // Unknown flags and bad values throw UsageError; main() prints it and exits with code 2.
@@ -39,6 +42,9 @@ struct Options {
   std::string op = "sum";
   bool csv = false;
   bool check = true;
+  bool timing = true;
+  bool suite = false;  // --n suite: sizes are filled in from the seed once it is known
+  int repeat = 1;
   bool help = false;
 };
 
@@ -147,7 +153,13 @@ inline Options parse_options(int argc, const char* const* argv, Options options 
 
     if (flag == "--n") {
       options.sizes.clear();
-      for (const std::string& item : detail::split_list(take_value(), flag)) options.sizes.push_back(detail::parse_size(item, flag));
+      options.suite = false;
+      const std::vector<std::string> items = detail::split_list(take_value(), flag);
+      for (const std::string& item : items) {
+        if (item != "suite") options.sizes.push_back(detail::parse_size(item, flag));
+        else if (items.size() == 1) options.suite = true;
+        else throw UsageError(flag + ": 'suite' is a list of its own and cannot be combined with other sizes");
+      }
     } else if (flag == "--iters") {
       options.iters = detail::parse_count(take_value(), flag, 1);
     } else if (flag == "--warmup") {
@@ -170,6 +182,11 @@ inline Options parse_options(int argc, const char* const* argv, Options options 
     } else if (flag == "--no-check") {
       no_value();
       options.check = false;
+    } else if (flag == "--no-timing") {
+      no_value();
+      options.timing = false;
+    } else if (flag == "--repeat") {
+      options.repeat = detail::parse_count(take_value(), flag, 1);
     } else if (flag == "--help" || flag == "-h") {
       no_value();
       options.help = true;
@@ -177,6 +194,8 @@ inline Options parse_options(int argc, const char* const* argv, Options options 
       throw UsageError("unknown flag '" + flag + "'");
     }
   }
+  if (options.repeat > 1 && !options.suite) throw UsageError("--repeat works with --n suite only");
+  if (!options.timing && !options.check) throw UsageError("--no-timing with --no-check would do nothing");
   return options;
 }
 
@@ -184,7 +203,7 @@ inline std::string usage(const std::string& program, const std::string& descript
   std::ostringstream text;
   text << "usage: " << program << " [flags]\n"
        << description << "\n\n"
-       << "  --n LIST          sizes in elements: 1000, 2^26, 2^26+1, 64M (default";
+       << "  --n LIST          sizes in elements: 1000, 2^26, 2^26+1, 64M, or 'suite' (2,022 sizes) (default";
   for (std::size_t i = 0; i < defaults.sizes.size(); ++i) text << (i ? "," : " ") << defaults.sizes[i];
   text << ")\n"
        << "  --iters N         timed repetitions; median and min are reported (default " << defaults.iters << ")\n"
@@ -196,6 +215,8 @@ inline std::string usage(const std::string& program, const std::string& descript
        << "  --csv             comma-separated output\n"
        << "  --check           validate against the CPU reference (default)\n"
        << "  --no-check        skip validation (profiling runs)\n"
+       << "  --no-timing       validate only, time nothing\n"
+       << "  --repeat R        with --n suite: every size R times with fresh data (a stress run)\n"
        << "  --help            this text\n\n"
        << "exit codes: 0 ok, 1 a result was wrong, 2 bad flags, 3 no CUDA device or not enough memory\n";
   return text.str();

@@ -9,6 +9,11 @@
 //   Max inputs: a rising trend plus noise, so the running maximum keeps changing all the
 //     way through the array (plain noise would saturate after a few hundred elements and
 //     then hide any error).
+//   AffineCompose inputs: random maps with an odd multiplier (an even one would make the
+//     products collapse to 0 after 32 of them).
+//
+// hash64 and random_value run on the device too: the 2,022-size suite (suite.hpp) draws its
+// inputs on the GPU, the same values the CPU would draw for the same seed.
 #pragma once
 
 #include "common/operators.hpp"
@@ -23,7 +28,7 @@
 namespace sg {
 
 // SplitMix64 finaliser: a good 64-bit mix of the counter, cheap enough for 2^31 values.
-inline std::uint64_t hash64(std::uint64_t x) {
+SG_HOST_DEVICE inline std::uint64_t hash64(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
@@ -36,9 +41,11 @@ inline std::uint64_t fresh_seed() {
 }
 
 template <typename T, typename Op = Sum>
-T random_value(std::uint64_t seed, std::size_t index) {
+SG_HOST_DEVICE T random_value(std::uint64_t seed, std::size_t index) {
   const std::uint64_t bits = hash64(seed * 0x2545F4914F6CDD1Dull ^ hash64(index));
-  if constexpr (std::is_same_v<Op, Max>) {
+  if constexpr (std::is_same_v<Op, AffineCompose>) {
+    return static_cast<T>(bits | (std::uint64_t{1} << 32));  // a odd, b anything
+  } else if constexpr (std::is_same_v<Op, Max>) {
     // trend of one unit per 4 elements, noise in [-1000, 1000]
     const std::int64_t noise = static_cast<std::int64_t>(bits % 2001) - 1000;
     return static_cast<T>(static_cast<std::int64_t>(index / 4) + noise);

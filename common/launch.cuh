@@ -2,6 +2,7 @@
 #pragma once
 
 #include "common/check.cuh"
+#include "common/operators.hpp"  // SG_HOST_DEVICE
 
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +30,6 @@ unsigned resident_blocks(Kernel kernel, int threads, std::size_t dynamic_shared_
 }
 
 // True when p may be read as 16-byte vectors.
-inline bool aligned_16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+SG_HOST_DEVICE inline bool aligned_16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 }  // namespace sg

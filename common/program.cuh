@@ -11,6 +11,7 @@
 #include "common/check.cuh"
 #include "common/device_info.cuh"
 #include "common/flags.hpp"
+#include "common/suite_runner.cuh"
 
 #include <cstdint>
 #include <cstdio>
@@ -32,6 +33,7 @@ int program_main(int argc, char** argv, const std::string& title, const Options&
       options.seed = fresh_seed();
       options.seed_given = true;
     }
+    if (options.suite) options.sizes = problem_suite(options.seed);
     const DeviceInfo device = require_device();
     return body(options, device) ? kExitOk : kExitInvalid;
   } catch (const UsageError& error) {
@@ -63,6 +65,14 @@ bool with_type_and_op(const Options& options, F&& f) {
   return with_op(std::int32_t{});
 }
 
+// The table over every --n (run_variants), or the 2,022-size suite (run_suite).
+template <typename T, typename Op, typename AfterSize = NoExtraRows>
+bool run_table_or_suite(const std::vector<LabelledVariant<T, Op>>& variants, const Options& options, const DeviceInfo& device,
+                        AfterSize&& after_size = AfterSize{}) {
+  if (options.suite) return run_suite(variants, options, device);
+  return run_variants(variants, options, device, after_size);
+}
+
 // Runs every variant of one chapter; after_size(bench) may add rows at each size.
 template <typename Chapter, typename AfterSize = NoExtraRows>
 bool run_chapter(const Options& options, const DeviceInfo& device, AfterSize&& after_size = AfterSize{}) {
@@ -70,7 +80,7 @@ bool run_chapter(const Options& options, const DeviceInfo& device, AfterSize&& a
     using T = decltype(element);
     using Op = decltype(op);
     print_preamble(std::string("Scan Gallery ") + Chapter::id + ": " + Chapter::title, device, options, type_name<T>(), Op::name);
-    return run_variants(labelled(Chapter::template variants<T, Op>()), options, device, after_size);
+    return run_table_or_suite(labelled(Chapter::template variants<T, Op>()), options, device, after_size);
   });
 }
 

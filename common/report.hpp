@@ -9,6 +9,8 @@
 //   model          what the variant's traffic model predicts for "x copy"
 //   model GB       the bytes the model says the variant moves
 //   check          ok, FAIL (with the first wrong element) or "-" when not checked
+//
+// A row that was not timed (--no-timing) prints "-" in the time columns, never a 0.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +28,7 @@ struct ReportRow {
   double ratio_to_copy = 0.0;
   double model_ratio = 0.0;
   double model_bytes = 0.0;
+  bool timed = true;
   std::string check;  // "ok", "FAIL: ...", "-"
 };
 
@@ -38,6 +41,11 @@ inline std::string table_header() {
 
 inline std::string table_row(const ReportRow& row) {
   char text[1024];
+  if (!row.timed) {
+    std::snprintf(text, sizeof text, "%-44s %12zu %10s %10s %8s %7s %7.2f %9.3f  %s", row.variant.c_str(), row.n, "-", "-", "-", "-",
+                  row.model_ratio, row.model_bytes / 1e9, row.check.c_str());
+    return text;
+  }
   std::snprintf(text, sizeof text, "%-44s %12zu %10.4f %10.4f %8.1f %7.2f %7.2f %9.3f  %s", row.variant.c_str(), row.n,
                 row.median_ms, row.min_ms, row.effective_gb_per_s, row.ratio_to_copy, row.model_ratio, row.model_bytes / 1e9,
                 row.check.c_str());
@@ -50,9 +58,14 @@ inline std::string csv_header() {
 
 inline std::string csv_row(const ReportRow& row, const std::string& type, const std::string& op) {
   char text[1024];
+  const char* valid = row.check == "ok" ? "yes" : (row.check == "-" ? "unchecked" : "no");
+  if (!row.timed) {
+    std::snprintf(text, sizeof text, "%s,%s,%s,%zu,,,,,%.4f,%.0f,%s", row.variant.c_str(), type.c_str(), op.c_str(), row.n,
+                  row.model_ratio, row.model_bytes, valid);
+    return text;
+  }
   std::snprintf(text, sizeof text, "%s,%s,%s,%zu,%.6f,%.6f,%.3f,%.4f,%.4f,%.0f,%s", row.variant.c_str(), type.c_str(), op.c_str(),
-                row.n, row.median_ms, row.min_ms, row.effective_gb_per_s, row.ratio_to_copy, row.model_ratio, row.model_bytes,
-                row.check == "ok" ? "yes" : (row.check == "-" ? "unchecked" : "no"));
+                row.n, row.median_ms, row.min_ms, row.effective_gb_per_s, row.ratio_to_copy, row.model_ratio, row.model_bytes, valid);
   return text;
 }
 

@@ -31,9 +31,11 @@ struct Validation {
   std::size_t unwritten = 0;  // mismatches that still hold the poison pattern
   std::size_t first_index = 0;
   std::string first_expected, first_got;
+  std::string error;  // a failure of the run itself (a wait that gave up), not of an element
 
-  bool ok() const { return mismatches == 0; }
+  bool ok() const { return mismatches == 0 && error.empty(); }
   std::string summary() const {
+    if (!error.empty()) return error;
     if (ok()) return "ok (" + std::to_string(checked) + " elements)";
     std::ostringstream text;
     text << mismatches << " of " << checked << " elements wrong";

@@ -70,3 +70,8 @@ struct Variant {
   template std::vector<sg::Variant<std::int32_t, sg::Max>> Chapter::variants<std::int32_t, sg::Max>(); \
   template std::vector<sg::Variant<std::int64_t, sg::Max>> Chapter::variants<std::int64_t, sg::Max>(); \
   template std::vector<sg::Variant<float, sg::Max>> Chapter::variants<float, sg::Max>();
+
+// The full-array chapters (06 on) are also instantiated with the non-commutative operator of
+// operators.hpp, which their tests use to show that every combination keeps the input's order.
+#define SG_INSTANTIATE_NONCOMMUTATIVE(Chapter) \
+  template std::vector<sg::Variant<std::int64_t, sg::AffineCompose>> Chapter::variants<std::int64_t, sg::AffineCompose>();

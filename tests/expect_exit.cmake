@@ -5,7 +5,7 @@
 # With NEEDS_GPU, a program that reports "no CUDA device" makes the test print
 # "SKIPPED (no CUDA device)", which CTest's SKIP_REGULAR_EXPRESSION turns into a skip.
 string(REPLACE "|" ";" command "${COMMAND}")
-execute_process(COMMAND ${command} RESULT_VARIABLE exit_code OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr TIMEOUT 600)
+execute_process(COMMAND ${command} RESULT_VARIABLE exit_code OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr TIMEOUT 880)
 set(output "${stdout}${stderr}")
 message("${output}")
 

@@ -68,6 +68,20 @@ TEST_CASE("flags: unknown flags and bad values are usage errors with a clear mes
   CHECK_THROWS_AS(parse({"n=5"}), sg::UsageError);
 }
 
+TEST_CASE("flags: --n suite, --no-timing and --repeat") {
+  const sg::Options suite = parse({"--n", "suite", "--no-timing", "--repeat", "5"});
+  CHECK(suite.suite);
+  CHECK(suite.sizes.empty());  // filled in from the seed by the program
+  CHECK_FALSE(suite.timing);
+  CHECK(suite.repeat == 5);
+  CHECK_FALSE(parse({"--n", "suite", "--n", "100"}).suite);  // the last --n wins
+  CHECK_THROWS_WITH_AS(parse({"--n", "suite,100"}), "--n: 'suite' is a list of its own and cannot be combined with other sizes",
+                       sg::UsageError);
+  CHECK_THROWS_WITH_AS(parse({"--repeat", "3"}), "--repeat works with --n suite only", sg::UsageError);
+  CHECK_THROWS_AS(parse({"--no-timing", "--no-check"}), sg::UsageError);
+  CHECK_THROWS_AS(parse({"--n", "suite", "--repeat", "0"}), sg::UsageError);
+}
+
 TEST_CASE("flags: --variant selects by substring; no filter selects all") {
   sg::Options options;
   CHECK(sg::variant_selected(options, "anything"));
@@ -78,7 +92,7 @@ TEST_CASE("flags: --variant selects by substring; no filter selects all") {
 
 TEST_CASE("flags: usage names every flag and the exit codes") {
   const std::string text = sg::usage("prog", "what it does");
-  for (const char* flag : {"--n", "--iters", "--warmup", "--seed", "--variant", "--type", "--op", "--csv", "--check", "--no-check", "--help"})
+  for (const char* flag : {"--n", "--iters", "--warmup", "--seed", "--variant", "--type", "--op", "--csv", "--check", "--no-check", "--no-timing", "--repeat", "--help"})
     CHECK(text.find(flag) != std::string::npos);
   CHECK(text.find("exit codes") != std::string::npos);
 }

@@ -85,3 +85,12 @@ TEST_CASE("validate: max is exact even for floats") {
   CHECK(sg::validate(std::vector<float>{0.1f, 0.3f, 0.3f}, expected).ok());
   CHECK_FALSE(sg::validate(std::vector<float>{0.1f, 0.3f, std::nextafter(0.3f, 1.0f)}, expected).ok());
 }
+
+TEST_CASE("validate: a run-level error (a wait that gave up) fails the validation and is its summary") {
+  sg::Validation result;
+  result.checked = 10;
+  CHECK(result.ok());
+  result.error = "stuck wait: tile 3 waited 2000 ms for tile 2 and gave up";
+  CHECK_FALSE(result.ok());
+  CHECK(result.summary() == result.error);
+}

@@ -7,7 +7,8 @@
 // inputs whose single non-identity element sits on a boundary, and compares every output
 // element with the CPU reference. Each run starts from a poisoned output (and poisoned
 // guard elements past its end, which must stay untouched) and is repeated, so unwritten
-// elements, writes past the end and state left behind by the previous launch all show.
+// elements, writes past the end and state left behind by the previous launch all show; a
+// wait between blocks that gave up (watchdog.cuh) fails the check with the stuck tile named.
 #pragma once
 
 #include "common/device_buffer.cuh"
@@ -16,6 +17,7 @@
 #include "common/reference.hpp"
 #include "common/validate.hpp"
 #include "common/variant.cuh"
+#include "common/watchdog.cuh"
 #include "tests/support/seed.hpp"
 
 #include <doctest/doctest.h>
@@ -68,6 +70,7 @@ sg::Validation run_and_validate(const sg::Variant<T, Op>& variant, const std::ve
     SG_CUDA(cudaDeviceSynchronize());
     const std::vector<T> got = out.download();
     result = sg::validate(std::vector<T>(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(written)), expected);
+    result.error = sg::stuck_wait_report();
     for (std::size_t i = written; i < got.size() && result.ok(); ++i) {
       if (sg::is_poison(got[i])) continue;
       result.mismatches = 1;
@@ -132,7 +135,8 @@ void check_misaligned(const sg::Variant<T, Op>& variant, std::size_t n, std::siz
   SG_CUDA(cudaDeviceSynchronize());
   const std::vector<T> got = out.download();
   const auto first = got.begin() + static_cast<std::ptrdiff_t>(offset);
-  const sg::Validation result = sg::validate(std::vector<T>(first, first + static_cast<std::ptrdiff_t>(written)), expected);
+  sg::Validation result = sg::validate(std::vector<T>(first, first + static_cast<std::ptrdiff_t>(written)), expected);
+  result.error = sg::stuck_wait_report();
   std::size_t outside = 0;
   for (std::size_t i = 0; i < got.size(); ++i)
     if ((i < offset || i >= offset + written) && !sg::is_poison(got[i])) ++outside;
@@ -187,6 +191,10 @@ struct Elements {
   sg_test::Elements<std::int32_t, sg::Sum>, sg_test::Elements<float, sg::Sum>, sg_test::Elements<std::int64_t, sg::Sum>, \
       sg_test::Elements<std::int32_t, sg::Max>, sg_test::Elements<float, sg::Max>, sg_test::Elements<std::int64_t, sg::Max>
 
+// The full-array chapters add the non-commutative operator (operators.hpp): a kernel that
+// combines two pieces of the array out of order passes every Sum and Max test and fails this.
+#define SG_FULL_ARRAY_TEST_ELEMENTS SG_TEST_ELEMENTS, sg_test::Elements<std::int64_t, sg::AffineCompose>
+
 // Host-side sanity of a chapter's list, for every type and operator: names unique and
 // non-empty, launchers and models present, tiles and limits sensible.
 template <typename Chapter, typename T, typename Op>
@@ -214,3 +222,4 @@ TYPE_TO_STRING_AS("int64 sum", sg_test::Elements<std::int64_t, sg::Sum>);
 TYPE_TO_STRING_AS("int32 max", sg_test::Elements<std::int32_t, sg::Max>);
 TYPE_TO_STRING_AS("float max", sg_test::Elements<float, sg::Max>);
 TYPE_TO_STRING_AS("int64 max", sg_test::Elements<std::int64_t, sg::Max>);
+TYPE_TO_STRING_AS("int64 affine (non-commutative)", sg_test::Elements<std::int64_t, sg::AffineCompose>);
