@@ -50,6 +50,24 @@ struct BlockScan {
     T warp_prefix[kWarps];  // what comes before each warp (the tile's prefix included)
   };
 
+  // Phase 1: my items, reduced serially in order.
+  template <typename Op>
+  __device__ static T thread_reduce(const T (&items)[kItems], Op op) {
+    T total = items[0];
+#pragma unroll
+    for (int i = 1; i < kItems; ++i) total = op(total, items[i]);
+    return total;
+  }
+
+  // Phase 2, first half: every warp scans its thread totals by shuffles and leaves its total
+  // in temp.warp_prefix[warp]. Returns what comes before this thread inside its warp.
+  template <typename Op>
+  __device__ static T scan_within_warp(T thread_total, Op op, TempStorage& temp) {
+    const T warp_inclusive = ch03::warp_inclusive_scan(thread_total, op);
+    if (ch03::lane_id() == ch03::kWarpSize - 1) temp.warp_prefix[threadIdx.x / ch03::kWarpSize] = warp_inclusive;
+    return ch03::warp_exclusive_from_inclusive(warp_inclusive, op);
+  }
+
   // Scans items in place, inclusive or exclusive. When TilePrefix is not NoTilePrefix,
   // tile_prefix(tile_total) is called by every lane of warp 0 after the tile's total is
   // known and must return, in every lane, the combination of everything before the tile;
@@ -62,14 +80,8 @@ struct BlockScan {
     const int lane = ch03::lane_id();
 
     // 1. reduce my items serially: no communication at all
-    T thread_total = items[0];
-#pragma unroll
-    for (int i = 1; i < kItems; ++i) thread_total = op(thread_total, items[i]);
-
     // 2. scan the thread totals: within each warp by shuffles, then across the warps
-    const T warp_inclusive = ch03::warp_inclusive_scan(thread_total, op);
-    const T before_me_in_warp = ch03::warp_exclusive_from_inclusive(warp_inclusive, op);
-    if (lane == ch03::kWarpSize - 1) temp.warp_prefix[warp] = warp_inclusive;  // the warp's total
+    const T before_me_in_warp = scan_within_warp(thread_reduce(items, op), op, temp);
     __syncthreads();
     if (warp == 0) {
       const T warp_total = lane < kWarps ? temp.warp_prefix[lane] : Op::template identity<T>();
@@ -94,6 +106,22 @@ struct BlockScan {
         items[i] = running;
       }
     }
+  }
+
+  // The tile's total, combined strictly in order (phases 1 and 2 without the rescan): for
+  // the upsweep of chapter 07, where chapter 01's butterfly reduction would reorder the
+  // operands of a non-commutative operator. The total is valid in every lane of warp 0 only.
+  // Contains one __syncthreads(); a block that calls it again with the same TempStorage
+  // needs a barrier in between.
+  template <typename Op>
+  __device__ static T reduce(const T (&items)[kItems], Op op, TempStorage& temp) {
+    const int lane = ch03::lane_id();
+    scan_within_warp(thread_reduce(items, op), op, temp);
+    __syncthreads();
+    T total = Op::template identity<T>();
+    if (threadIdx.x < ch03::kWarpSize)
+      total = ch03::warp_broadcast_last(ch03::warp_inclusive_scan(lane < kWarps ? temp.warp_prefix[lane] : total, op));
+    return total;
   }
 };
 

@@ -29,6 +29,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace ch05 {
 
@@ -77,24 +78,61 @@ __device__ __forceinline__ void store_items_transposed(T* __restrict__ tile_out,
   }
 }
 
+struct NoStaging {};
+
+// One tile through the three steps every scan kernel from here on performs: move it into
+// registers, BlockScan it, move it back out. Chapters 06-09 differ only in the tile_prefix
+// they hand to BlockScan (nothing, a recorded total, a carry, a predecessor's flag, a
+// look-back), so this is the one place where a tile is loaded, scanned and stored.
+//   in, out   the tile's first element in the input and the output
+//   valid     elements of the tile inside the array (the last tile may be partial)
+template <typename T, int kThreads, int kItems, TileMove kMove = kDefaultMove>
+struct TileScan {
+  using Scan = BlockScan<T, kThreads, kItems>;
+  static constexpr int kTileItems = Scan::kTileItems;
+
+  struct Storage {
+    typename Scan::TempStorage scan;
+    std::conditional_t<kMove == TileMove::kTransposed, TransposeStorage<T, kThreads, kItems>, NoStaging> staging;
+  };
+
+  template <typename Op>
+  __device__ static void load(const T* __restrict__ in, const T* out, int valid, T (&items)[kItems], Storage& storage) {
+    if constexpr (kMove == TileMove::kTransposed) {
+      (void)out;
+      load_items_transposed<Op, kThreads>(in, valid, items, storage.staging);
+    } else {
+      const bool vectors = kMove == TileMove::kVectorised && can_use_vectors<kThreads, kItems>(in, out, valid);
+      load_items<Op>(in, valid, vectors, items);
+    }
+  }
+
+  __device__ static void store(const T* in, T* __restrict__ out, int valid, const T (&items)[kItems], Storage& storage) {
+    if constexpr (kMove == TileMove::kTransposed) {
+      (void)in;
+      store_items_transposed<kThreads>(out, valid, items, storage.staging);
+    } else {
+      const bool vectors = kMove == TileMove::kVectorised && can_use_vectors<kThreads, kItems>(in, out, valid);
+      store_items(out, valid, vectors, items);
+    }
+  }
+
+  template <bool kExclusive, typename Op, typename TilePrefix = NoTilePrefix>
+  __device__ static void scan(const T* __restrict__ in, T* __restrict__ out, int valid, Op op, Storage& storage,
+                              TilePrefix tile_prefix = {}) {
+    T items[kItems];
+    load<Op>(in, out, valid, items, storage);
+    Scan::template scan<kExclusive>(items, op, storage.scan, tile_prefix);
+    store(in, out, valid, items, storage);
+  }
+};
+
 template <typename T, typename Op, bool kExclusive, TileMove kMove, int kThreads, int kItems>
 __global__ void __launch_bounds__(kThreads) tile_local_scan_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
-  using Scan = BlockScan<T, kThreads, kItems>;
-  __shared__ typename Scan::TempStorage temp;
-  const ch03::Tile tile = ch03::this_block_tile(n, Scan::kTileItems);
-  T items[kItems];
-
-  if constexpr (kMove == TileMove::kTransposed) {
-    __shared__ TransposeStorage<T, kThreads, kItems> staging;
-    load_items_transposed<Op, kThreads>(in + tile.begin, tile.valid, items, staging);
-    Scan::template scan<kExclusive>(items, Op{}, temp);
-    store_items_transposed<kThreads>(out + tile.begin, tile.valid, items, staging);
-  } else {
-    const bool vectors = kMove == TileMove::kVectorised && can_use_vectors<kThreads, kItems>(in, out, tile.valid);
-    load_items<Op>(in + tile.begin, tile.valid, vectors, items);
-    Scan::template scan<kExclusive>(items, Op{}, temp);
-    store_items(out + tile.begin, tile.valid, vectors, items);
-  }
+  using Tile = TileScan<T, kThreads, kItems, kMove>;
+  __shared__ typename Tile::Storage storage;
+  const ch03::Tile tile = ch03::this_block_tile(n, Tile::kTileItems);
+  Tile::template scan<kExclusive>(in + tile.begin, out + tile.begin, tile.valid, Op{}, storage);
 }
 
 template <typename T, typename Op, bool kExclusive, TileMove kMove = kDefaultMove, int kThreads = kDefaultThreads,
