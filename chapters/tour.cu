@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
       using T = decltype(element);
       using Op = decltype(op);
       sg::print_preamble("Scan Gallery tour: every chapter's variants against a copy", device, options, sg::type_name<T>(), Op::name);
-      return sg::run_variants(tour::all_variants<T, Op>(), options, device);
+      return sg::run_table_or_suite(tour::all_variants<T, Op>(), options, device);
     });
   });
 }

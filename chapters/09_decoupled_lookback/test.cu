@@ -1,0 +1,80 @@
+// Chapter 09 tests: every version against the CPU reference (the non-commutative operator
+// included); v4 over many launches in a row (its status words are never cleared, so every
+// launch must recognise the words the launches before it left), across the epoch's
+// wrap-around, and at tile counts just above a multiple of the SM count.
+#include "09_decoupled_lookback/lookback.cuh"
+#include "09_decoupled_lookback/tuned.cuh"
+#include "09_decoupled_lookback/variants.cuh"
+#include "tests/support/check_variant.cuh"
+
+#include <string>
+#include <vector>
+
+TEST_CASE_TEMPLATE("09: the variant list is well-formed", E, SG_FULL_ARRAY_TEST_ELEMENTS) {
+  sg_test::check_variant_list<ch09::Chapter, typename E::type, typename E::op>();
+}
+
+TEST_CASE("09: tile sizes by variant name") {
+  CHECK(ch09::tile_items_of("v1/one_thread_fenced", 4) == 8192);
+  CHECK(ch09::tile_items_of("v4/tuned/inclusive", 8) == 4096);
+  CHECK(ch09::tile_items_of("v4/sweep/128x96B", 4) == 3072);
+  CHECK(ch09::tile_items_of("v4/sweep/256x32B/sleep=300,100", 8) == 1024);
+  CHECK(ch09::tile_items_of("baseline/cub/inclusive", 4) == 0);
+}
+
+namespace {
+
+// Runs `variant` `runs` times on fresh inputs of the given sizes, one after another.
+template <typename T, typename Op>
+void check_many(const sg::Variant<T, Op>& variant, const std::vector<std::size_t>& sizes, int runs) {
+  for (int run = 0; run < runs; ++run)
+    for (std::size_t n : sizes) {
+      const sg::Validation result = sg_test::run_and_validate(variant, sg::random_input<T, Op>(n, sg_test::seed() + 7919 * run + n), 1);
+      INFO(variant.name, ", n = ", n, ", run ", run, ", seed ", sg_test::seed());
+      REQUIRE_MESSAGE(result.ok(), result.summary());
+    }
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE_TEMPLATE("09: every version matches the CPU reference", E, SG_FULL_ARRAY_TEST_ELEMENTS) {
+    using T = typename E::type;
+    sg_test::check_chapter<ch09::Chapter, T, typename E::op>(ch09::kTileItems<T>);
+  }
+
+  TEST_CASE_TEMPLATE("09: misaligned arrays stay correct", E, SG_TEST_ELEMENTS) {
+    using T = typename E::type;
+    const std::size_t tile = ch09::kTileItems<T>;
+    for (const auto& variant : ch09::Chapter::variants<T, typename E::op>())
+      sg_test::check_misaligned(variant, {1, tile - 1, tile + 1, 3 * tile + 17});
+  }
+
+  TEST_CASE("09: launch after launch, large after small: no status is ever cleared, none is misread") {
+    const int sms = sg::require_device().sm_count;
+    for (const auto& variant : ch09::Chapter::variants<std::int32_t, sg::Sum>()) {
+      if (variant.tile != 0) continue;
+      const std::size_t tile = ch09::tile_items_of(variant.name, 4) > 0 ? ch09::tile_items_of(variant.name, 4) : 4096;
+      // tile counts just above multiples of the SM count, a size above L2, and small ones
+      const std::vector<std::size_t> sizes = {static_cast<std::size_t>(sms) * tile + 1, 3 * tile + 5,
+                                              static_cast<std::size_t>(4 * sms + 1) * tile - 7, 33, (std::size_t{30} << 20) + 3, 1};
+      check_many(variant, sizes, variant.name.rfind("v4", 0) == 0 ? 25 : 3);
+    }
+  }
+
+  TEST_CASE("09: v4 across the epoch's wrap-around") {
+    for (const auto& variant : ch09::Chapter::variants<std::int32_t, sg::Sum>()) {
+      if (variant.name != "v4/tuned/inclusive") continue;
+      check_many(variant, {100000, 3000000}, 1);  // leave words of several epochs behind
+      ch09::last_epoch<8>() = ch09::kEpochLimit - 3;
+      check_many(variant, {3000000, 100000, 2999999}, 3);  // epochs limit-2, limit-1, then 1 (after a clear), 2, ...
+      CHECK(ch09::last_epoch<8>() < 16);
+    }
+    for (const auto& variant : ch09::Chapter::variants<std::int64_t, sg::AffineCompose>()) {
+      if (variant.name != "v4/tuned/exclusive") continue;
+      ch09::last_epoch<16>() = ch09::kEpochLimit - 2;
+      check_many(variant, {1500000, 77777}, 3);
+      CHECK(ch09::last_epoch<16>() < 16);
+    }
+  }
+}
