@@ -184,5 +184,10 @@ std::vector<sg::LabelledVariant<T, Op>> all_variants() {
   target_link_libraries(tour PRIVATE ${libraries})
   add_custom_target(run_tour COMMAND tour DEPENDS tour USES_TERMINAL COMMENT "The Scan Gallery tour")
   add_cli_test(tour.cli.unknown_flag COMMAND $<TARGET_FILE:tour> --bogus EXIT 2 OUTPUT "unknown flag" LABELS tour)
+
+  # The plots (common/plots.sh): every chapter's program run with --csv, then drawn.
+  add_custom_target(plots COMMAND ${CMAKE_COMMAND} -E env BUILD_DIR=${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}/common/plots.sh
+                    DEPENDS ${chapters} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} USES_TERMINAL
+                    COMMENT "Scan Gallery plots: every chapter against a copy, on this GPU")
   add_cli_test(tour.cli.small_run COMMAND $<TARGET_FILE:tour> --n 1000 --iters 2 --warmup 1 EXIT 0 OUTPUT " ok" LABELS tour NEEDS_GPU)
 endfunction()

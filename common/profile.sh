@@ -3,8 +3,10 @@
 #
 #   common/profile.sh 04_blelloch [program flags...]      e.g. --variant padded --n 2^24
 #
-# Runs the chapter once per selected variant (--warmup 0 --iters 1 --no-check, so every
-# kernel in the report is one timed launch) and writes
+# Runs the chapter with --no-timing, so that every selected variant launches exactly once (the
+# launch that is validated): every kernel in the report is one launch of one variant, and the
+# table prints "-" where a time would be (a time measured under the profiler means nothing:
+# it replays each kernel many times to read its counters). It writes
 #   profiles/<chapter>.ncu-rep   the full report: open it in ncu-ui for the source view
 #   profiles/<chapter>.txt       a short text summary, one block per kernel:
 #                                duration; memory throughput as % of peak, and of which unit
@@ -16,7 +18,7 @@
 set -euo pipefail
 
 if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 chapter=$1
@@ -58,7 +60,7 @@ report="$profile_dir/$chapter"
 "$ncu" --clock-control none --force-overwrite --export "$report" --import-source yes ${NCU_ARGS:-} \
   --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
   --section LaunchStats --section SourceCounters --metrics "$metric_list" \
-  "$program" --warmup 0 --iters 1 --no-check "$@"
+  "$program" --no-timing "$@"
 
 "$ncu" --import "$report.ncu-rep" --page raw --csv --metrics "$metric_list" > "$report.csv"
 python3 "$here/ncu_summary.py" "$report.csv" > "$report.txt"

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, defaults,
                           [](const sg::Options& options, const sg::DeviceInfo& device) {
     auto launch_floor_rows = [&](auto& bench) {
+      if (!options.timing) return;  // nothing to compare with (and no empty launches under the profiler)
       using Bench = std::decay_t<decltype(bench)>;
       using T = typename Bench::value_type;
       using Op = typename Bench::op_type;

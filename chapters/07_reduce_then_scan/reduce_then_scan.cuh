@@ -60,11 +60,18 @@ inline constexpr std::size_t kTileItems = static_cast<std::size_t>(TileOf<T>::kT
 
 // ---- the two building blocks: one block over one range --------------------------------------
 
-// The reduction of in[begin, end), in order, by one block: tile by tile, each tile's total
-// from BlockScan::reduce, combined left to right. Valid in warp 0.
+// The reduction of in[begin, end), in order, by one block. Valid in warp 0.
+//
+// The upsweep only reads, so it should run at half a copy's time, like chapter 01's fixed-grid
+// reduction. That one strides each thread through the range and combines out of order; here
+// the order matters, so each warp takes its own contiguous part of the range and streams
+// through it in rows of 32 16-byte vectors (one per lane: 512 contiguous bytes per load
+// instruction), kInFlight rows at a time, each row combined in order by a warp scan. No
+// barrier until the warps' totals meet at the end. (Arrays that are not 16-byte aligned,
+// and the last partial row, go tile by tile through chapter 05's TileScan and
+// BlockScan::reduce instead: slower, and just as ordered.)
 template <typename T, typename Op>
-__device__ T reduce_range(const T* __restrict__ in, std::size_t begin, std::size_t end, Op op,
-                          typename TileOf<T>::Storage& storage) {
+__device__ T reduce_tiles(const T* __restrict__ in, std::size_t begin, std::size_t end, Op op, typename TileOf<T>::Storage& storage) {
   using Tile = TileOf<T>;
   T running = Op::template identity<T>();
   for (std::size_t first = begin; first < end; first += Tile::kTileItems) {
@@ -75,6 +82,56 @@ __device__ T reduce_range(const T* __restrict__ in, std::size_t begin, std::size
     __syncthreads();  // the next tile's reduce writes storage.scan, which warp 0 has just read
   }
   return running;
+}
+
+inline constexpr int kInFlight = 4;  // rows of 16-byte loads in flight per warp
+
+template <typename T, typename Op>
+__device__ T reduce_range(const T* __restrict__ in, std::size_t begin, std::size_t end, Op op, typename TileOf<T>::Storage& storage) {
+  using Vector = ch01::Vector16<T>;
+  constexpr int kWarps = kThreads / ch03::kWarpSize;
+  constexpr std::size_t kRowItems = ch03::kWarpSize * Vector::kCount;  // 128 int32, 64 int64
+  if (!sg::aligned_16(in + begin)) return reduce_tiles(in, begin, end, op, storage);
+
+  const std::size_t rows = (end - begin) / kRowItems;
+  const int warp = static_cast<int>(threadIdx.x) / ch03::kWarpSize, lane = ch03::lane_id();
+  // warp w: rows [w rows / kWarps, (w + 1) rows / kWarps), contiguous and in warp order
+  const std::size_t first_row = rows * warp / kWarps, last_row = rows * (warp + 1) / kWarps;
+  const Vector* __restrict__ vectors = reinterpret_cast<const Vector*>(in + begin);
+  T running = Op::template identity<T>();
+  auto add_row = [&](const Vector& v) {  // this lane's vector, then the row in lane order
+    const T row = ch03::warp_broadcast_last(ch03::warp_inclusive_scan(ch01::reduce_vector(v, op), op));
+    running = op(running, row);
+  };
+  std::size_t row = first_row;
+  for (; row + kInFlight <= last_row; row += kInFlight) {
+    Vector v[kInFlight];
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k) v[k] = vectors[(row + k) * ch03::kWarpSize + lane];  // all in flight first
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k) add_row(v[k]);
+  }
+  for (; row < last_row; ++row) add_row(vectors[row * ch03::kWarpSize + lane]);
+
+  // the warps' totals, in warp order, then the leftover part row (after every warp's rows)
+  __shared__ T warp_totals[kWarps];
+  if (lane == 0) warp_totals[warp] = running;
+  __syncthreads();
+  T total = Op::template identity<T>();
+  if (warp == 0) {
+    total = ch03::warp_broadcast_last(ch03::warp_inclusive_scan(lane < kWarps ? warp_totals[lane] : total, op));
+    const std::size_t tail = begin + rows * kRowItems;
+    const T leftover = tail + lane < end ? in[tail + lane] : Op::template identity<T>();  // fewer than 128 elements
+    T tail_total = ch03::warp_broadcast_last(ch03::warp_inclusive_scan(leftover, op));
+    if (tail + ch03::kWarpSize < end)  // more than one warp's worth: the rest, 32 at a time
+      for (std::size_t first = tail + ch03::kWarpSize; first < end; first += ch03::kWarpSize) {
+        const T more = first + lane < end ? in[first + lane] : Op::template identity<T>();
+        tail_total = op(tail_total, ch03::warp_broadcast_last(ch03::warp_inclusive_scan(more, op)));
+      }
+    total = op(total, tail_total);
+  }
+  __syncthreads();  // warp_totals is reused by the next call
+  return total;
 }
 
 // Scans in[begin, end) into out[begin, end) by one block, seeded with `carry` (everything

@@ -90,12 +90,16 @@ __device__ __forceinline__ T combine_window_in_tile_order(T value, Op op) {
   return __shfl_sync(ch03::kFullWarp, value, 0);  // lane 0: lanes 31..0, i.e. tiles base-31..base
 }
 
-// kInitialDelayNs: sleep once before the first look (the predecessors' aggregates are
-// usually a few hundred nanoseconds away); kPollDelayNs: sleep between looks at a window that
-// is not ready yet (polling a hot status word at full speed slows the L2 slice that holds it
-// for everyone, its writer included). 0: no sleep.
+// kInitialDelayNs: sleep once before the first look (the nearest predecessors are loading
+// their tiles at the same time as we are: their aggregates are about a load away);
+// kPollDelayNs: sleep between looks at a window that is not ready yet (every look reads 32
+// status words from the hottest lines of the L2, which slows the stores that publish them).
+// Both only when the grid is large (kSleepFromBlocks, as CUB does): a small grid has few
+// waiters, nothing to contend for, and every nanosecond slept is latency. 0: never sleep.
 template <unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0>
 struct WarpLookBack {
+  static constexpr unsigned kSleepFromBlocks = 512;
+
   template <typename T, typename Op, typename Status>
   __device__ static T exclusive_prefix(const Status& status, std::size_t tile, T tile_total, Op op, const sg::Watchdog& dog) {
     const int lane = ch03::lane_id();
@@ -104,12 +108,13 @@ struct WarpLookBack {
       return Op::template identity<T>();
     }
     if (lane == 0) status.publish(tile, kAggregate, tile_total);
-    if constexpr (kInitialDelayNs > 0) __nanosleep(kInitialDelayNs);
+    const bool sleep = gridDim.x >= kSleepFromBlocks;
+    if (kInitialDelayNs > 0 && sleep) __nanosleep(kInitialDelayNs);
 
     T prefix = Op::template identity<T>();
     sg::WaitBudget budget(dog);
     for (long long base = static_cast<long long>(tile) - 1;; base -= ch03::kWarpSize) {
-      const long long j = base - lane;
+      const long long j = base - lane;  // lane i watches tile base - i; before tile 0: an inclusive identity
       auto look = [&] { return j >= 0 ? status.poll(static_cast<std::size_t>(j)) : Observed<T>{kInclusive, Op::template identity<T>()}; };
       Observed<T> seen = look();
       unsigned inclusive = __ballot_sync(ch03::kFullWarp, seen.status == kInclusive);
@@ -119,7 +124,7 @@ struct WarpLookBack {
       while ((invalid & needed) != 0) {
         const bool give_up = __shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(tile, base - (__ffs(invalid & needed) - 1)), 0);
         if (give_up) break;  // the launch is reported failed; finish quickly
-        if constexpr (kPollDelayNs > 0) __nanosleep(kPollDelayNs);
+        if (kPollDelayNs > 0 && sleep) __nanosleep(kPollDelayNs);
         seen = look();
         inclusive = __ballot_sync(ch03::kFullWarp, seen.status == kInclusive);
         invalid = __ballot_sync(ch03::kFullWarp, seen.status == kInvalid);
@@ -138,12 +143,16 @@ struct WarpLookBack {
 //
 // Chapter 08's kernel with the look-back in the tile_prefix hook. `State` carries the status
 // words (publish / poll) and the ticket (take).
-template <typename T, typename Op, bool kExclusive, typename LookBack, typename State, int kThreads, int kItems>
-__global__ void __launch_bounds__(kThreads)
+// kMinBlocks: blocks per SM the compiler must leave room for (__launch_bounds__). A tile
+// waiting in its look-back holds its items in registers and moves no data; the other blocks
+// on the SM must keep DRAM busy meanwhile, so occupancy matters here more than anywhere else.
+template <typename T, typename Op, bool kExclusive, typename LookBack, typename State, int kThreads, int kItems, int kMinBlocks = 1>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     single_pass_scan_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n, State state, sg::Watchdog dog) {
   using Tile = ch05::TileScan<T, kThreads, kItems>;
   __shared__ typename Tile::Storage storage;
   __shared__ unsigned long long tile_index;
+  if constexpr (State::kPrefetch) state.prefetch(in, n, Tile::kTileItems);
   const std::size_t tile = state.take(tile_index);
   const std::size_t begin = tile * Tile::kTileItems;
   const int valid = static_cast<int>(n - begin < Tile::kTileItems ? n - begin : Tile::kTileItems);
@@ -155,6 +164,7 @@ __global__ void __launch_bounds__(kThreads)
 // v1-v3: the status and ticket of chapter 08, cleared before every launch.
 template <typename Status>
 struct ClearedState {
+  static constexpr bool kPrefetch = false;
   Status status;
   unsigned long long* ticket;
   __device__ std::size_t take(unsigned long long& shared_tile) const {

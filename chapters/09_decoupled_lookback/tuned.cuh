@@ -1,21 +1,30 @@
-// Chapter 09, v4 - the tuned single-pass scan: one launch per scan.
+// Chapter 09, v4 - the tuned single-pass scan: one launch per scan, and what made it fast.
 //
-// v1-v3 clear their status words and their ticket with a cudaMemsetAsync before every launch:
-// a second operation on the stream, which for a small array costs as much as the scan. v4
-// needs no clearing:
+// One launch. v1-v3 clear their status words and their ticket with a cudaMemsetAsync before
+// every launch: a second operation on the stream, which for a small array costs as much as the
+// scan. v4 needs no clearing:
+//   epochs   every launch gets a number, its epoch, and writes it into the status bits of every
+//            word it publishes: (epoch << 2) | status. A reader that finds another epoch in a
+//            word knows it is left over from an earlier launch and treats it as X. The words
+//            live in a buffer of v4's own, zeroed when it is allocated (epoch 0 is never used),
+//            so nothing but earlier v4 launches ever wrote there. 30 bits of epoch: after
+//            2^30 - 1 launches the buffer is zeroed once more.
+//   ticket   the block that takes the last ticket (tiles - 1) puts the counter back to 0: every
+//            other ticket of its launch has been handed out by then, and the next launch
+//            starts after this one ends.
 //
-//   epochs     every launch gets a number, its epoch, and writes it into the status bits of
-//              every word it publishes: (epoch << 2) | status. A reader that finds another
-//              epoch in a word knows that the word is left over from an earlier launch and
-//              treats it as X. The words live in a buffer of v4's own, zeroed when it is
-//              allocated (epoch 0 is never used), so nothing but earlier v4 launches ever wrote
-//              there. 30 bits of epoch: after 2^30 - 1 launches the buffer is zeroed once more.
-//   ticket     the block that takes the last ticket (tiles - 1) puts the counter back to 0:
-//              every other ticket of its launch has been handed out by then, and the next
-//              launch starts after this one ends.
-//
-// The rest is the warp look-back of v3 with the knobs this file's variants sweep (README):
-// tile geometry, a sleep before the first look and between looks.
+// Fast. Without its look-back the kernel runs at a copy's speed (the diagnostic variant), so
+// all that matters is how long tiles wait, and how much memory traffic the SMs keep in flight
+// while some of their tiles wait. The knobs, in the order the README's ladder adds them:
+//   sleeps       before the first look and between looks (WarpLookBack)
+//   tile         CUB's 128 threads, then more items per thread: fewer, larger tiles, fewer
+//                look-backs for the same bytes
+//   occupancy    __launch_bounds__(threads, blocks per SM): the compiler otherwise spends
+//                registers freely and fewer blocks fit on an SM; a waiting tile moves no data,
+//                so the other tiles on the SM must
+//   L2 prefetch  before its ticket a block asks the copy engine to bring a tile into L2 (its
+//                own index: about the tile it will get; and one a fraction of the resident
+//                blocks ahead): DRAM keeps working while tiles take tickets and look back
 #pragma once
 
 #include "09_decoupled_lookback/lookback.cuh"
@@ -45,11 +54,40 @@ struct EpochStatus {
   }
 };
 
-template <typename T>
+// Hopper's bulk prefetch: one instruction asks the copy engine to bring `bytes` (a multiple of
+// 16, from a 16-byte aligned address) into L2, without registers or shared memory.
+__device__ __forceinline__ void prefetch_l2(const void* address, unsigned int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(address), "r"(bytes) : "memory");
+#else
+  (void)address;
+  (void)bytes;
+#endif
+}
+
+template <typename T, bool kPrefetchTile = false>
 struct EpochState {
+  static constexpr bool kPrefetch = kPrefetchTile;
   EpochStatus<T> status;
   unsigned long long* ticket;
   unsigned long long tiles;
+  unsigned long long prefetch_ahead;  // 0: prefetch this block's own tile; d > 0: tile blockIdx + d
+
+  // Before the ticket: the ticket is an atomic round trip (about a microsecond under load)
+  // before the block knows which tile to load. Tickets come out in about the order blocks
+  // start, so the tile with this block's index is the one this block, or a neighbour, is
+  // about to load: asking L2 for it now overlaps its DRAM latency with the ticket's.
+  __device__ void prefetch(const T* in, std::size_t n, std::size_t tile_items) const {
+    if (threadIdx.x != 0 || (reinterpret_cast<std::uintptr_t>(in) & 15) != 0) return;
+    if (prefetch_ahead == 0 || blockIdx.x < prefetch_ahead) prefetch_tile(in, n, tile_items, blockIdx.x);
+    if (prefetch_ahead > 0) prefetch_tile(in, n, tile_items, blockIdx.x + prefetch_ahead);
+  }
+  __device__ void prefetch_tile(const T* in, std::size_t n, std::size_t tile_items, std::size_t tile) const {
+    const std::size_t begin = tile * tile_items;
+    if (begin >= n) return;
+    const std::size_t bytes = ((n - begin < tile_items ? n - begin : tile_items) * sizeof(T)) & ~std::size_t{15};
+    if (bytes > 0) prefetch_l2(in + begin, static_cast<unsigned int>(bytes));
+  }
 
   __device__ std::size_t take(unsigned long long& shared_tile) const {
     if (threadIdx.x == 0) {
@@ -105,24 +143,51 @@ struct NoLookBack {
   }
 };
 
-template <typename T, int kThreadsPerBlock, int kBytes>
-inline constexpr int kItemsOf = ch05::kItemsPerThread<T, kBytes>;
+// One configuration of v4: the knobs above.
+template <int kThreadsPerBlock, int kBytesPerThreadOfBlock, unsigned kInitialDelay, unsigned kPollDelay, int kMinBlocksPerSM,
+          bool kPrefetchTile, int kPrefetchAheadPercent>
+struct Tuning {
+  static constexpr int kThreads = kThreadsPerBlock;
+  static constexpr int kBytesPerThread = kBytesPerThreadOfBlock;
+  static constexpr unsigned kInitialDelayNs = kInitialDelay;
+  static constexpr unsigned kPollDelayNs = kPollDelay;
+  static constexpr int kMinBlocks = kMinBlocksPerSM;
+  static constexpr bool kPrefetch = kPrefetchTile;
+  static constexpr int kAheadPercent = kPrefetchAheadPercent;  // of the blocks resident at once; 0: own tile only
+};
 
-template <typename T, typename Op, bool kExclusive, int kThreadsPerBlock = kThreads, int kBytes = kBytesPerThread,
-          unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0, typename LookBack = WarpLookBack<kInitialDelayNs, kPollDelayNs>>
+// The ladder the README climbs (each adds one knob to the one before), ending at Tuned, the
+// sweep's best on an H100 (README).
+using OneLaunch = Tuning<512, 64, 0, 0, 1, false, 0>;             // v3, with epochs and a self-resetting ticket
+using Sleeping = Tuning<512, 64, 1245, 648, 1, false, 0>;         // + sleeps (CUB's sm_90 values)
+using CubTile = Tuning<128, 96, 1245, 648, 1, false, 0>;          // + CUB's tile: 128 threads x 24 int32
+using Occupied = Tuning<128, 96, 1245, 648, 6, false, 0>;         // + room for 6 blocks per SM (80 registers)
+using Prefetched = Tuning<128, 96, 1245, 648, 6, true, 0>;        // + L2 prefetch of the block's own tile
+using Tuned = Tuning<128, 192, 4000, 1000, 4, true, 12>;          // + 48 int32 per thread, longer sleeps, prefetch 1/8 of the blocks ahead
+
+template <typename T, typename Config>
+inline constexpr std::size_t kTunedTileItems = ch05::kTileItems<T, Config::kThreads, Config::kBytesPerThread>;
+
+template <typename T, typename Op, bool kExclusive, typename Config = Tuned,
+          typename LookBack = WarpLookBack<Config::kInitialDelayNs, Config::kPollDelayNs>>
 void tuned_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
   if (n == 0) return;
-  constexpr int kItems = kItemsOf<T, kThreadsPerBlock, kBytes>;
-  constexpr std::size_t kTile = kTileItems<T, kThreadsPerBlock, kBytes>;
+  constexpr int kItems = ch05::kItemsPerThread<T, Config::kBytesPerThread>;
+  constexpr std::size_t kTile = kTunedTileItems<T, Config>;
+  using State = EpochState<T, Config::kPrefetch>;
+  constexpr auto kernel = single_pass_scan_kernel<T, Op, kExclusive, LookBack, State, Config::kThreads, kItems, Config::kMinBlocks>;
   const std::size_t tiles = (n + kTile - 1) / kTile;
   const EpochLease lease = lease_epoch_words<sizeof(ch08::PackedWord<T>)>(tiles, stream);
-  EpochState<T> state{};
+  State state{};
   state.status.words = static_cast<ch08::PackedWord<T>*>(lease.words);
   state.status.epoch = lease.epoch;
   state.ticket = lease.ticket;
   state.tiles = tiles;
-  single_pass_scan_kernel<T, Op, kExclusive, LookBack, EpochState<T>, kThreadsPerBlock, kItems>
-      <<<sg::blocks_for(tiles, 1), kThreadsPerBlock, 0, stream>>>(in, out, n, state, sg::watchdog());
+  if constexpr (Config::kAheadPercent > 0) {
+    static const unsigned resident = sg::resident_blocks(kernel, Config::kThreads);
+    state.prefetch_ahead = resident * Config::kAheadPercent / 100;
+  }
+  kernel<<<sg::blocks_for(tiles, 1), Config::kThreads, 0, stream>>>(in, out, n, state, sg::watchdog());
   SG_CHECK_LAUNCH();
 }
 

@@ -1,14 +1,21 @@
-// Chapter 09 - the variant list: the four versions in order, inclusive and exclusive for the
-// last, then the v4 sweep (tile geometry; sleeps before and between looks) and CUB's
-// DeviceScan measured in the same run (chapter 00's launcher; its temporary storage comes from
-// the scratch arena, allocated by the warm-up run, outside the timing).
+// Chapter 09 - the variant list, in the order of the lesson:
+//   v1 .. v3              the versions of lookback.cuh (chapter 08's 512 x 64 B tiles)
+//   v4/ladder/1..5        v4 as tuned.cuh builds it, one knob per step
+//   v4/tuned/...          the result, inclusive and exclusive
+//   diagnostic/...        v4 at CUB's tile whose look-back looks nowhere: each tile scanned on
+//                         its own (tile-local, checked as such): what everything but the
+//                         look-back costs
+//   baseline/cub/...      CUB's DeviceScan in the same run (chapter 00's launcher; its temporary
+//                         storage is allocated by the warm-up run, outside the timing)
+//   v4/sweep/...          int32 sums only: one knob at a time around v4/tuned (README), and
+//                         the tuned tile without its look-back
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/lookback.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "09_decoupled_lookback/variants.cuh"
 
-#include <algorithm>
-#include <cstdio>
+#include <cstdint>
+#include <type_traits>
 
 namespace ch09 {
 
@@ -20,37 +27,47 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
   const auto inclusive = Computes::InclusiveScan;
   const auto exclusive = Computes::ExclusiveScan;
   const auto model = sg::model::read_write;
-  return {
+  std::vector<sg::Variant<T, Op>> variants = {
       {"v1/one_thread_fenced", single_pass_scan<T, Op, false, FencedStatus, SingleThreadLookBack>, inclusive, model, 0,
        single_pass_scratch_bytes<T, FencedStatus>},
       {"v2/one_thread_packed", single_pass_scan<T, Op, false, PackedStatus, SingleThreadLookBack>, inclusive, model, 0,
        single_pass_scratch_bytes<T, PackedStatus>},
       {"v3/warp_packed", single_pass_scan<T, Op, false, PackedStatus, WarpLookBack<>>, inclusive, model, 0,
        single_pass_scratch_bytes<T, PackedStatus>},
+      {"v4/ladder/1_one_launch", tuned_scan<T, Op, false, OneLaunch>, inclusive, model},
+      {"v4/ladder/2_sleeps", tuned_scan<T, Op, false, Sleeping>, inclusive, model},
+      {"v4/ladder/3_cub_tile", tuned_scan<T, Op, false, CubTile>, inclusive, model},
+      {"v4/ladder/4_occupancy", tuned_scan<T, Op, false, Occupied>, inclusive, model},
+      {"v4/ladder/5_l2_prefetch", tuned_scan<T, Op, false, Prefetched>, inclusive, model},
       {"v4/tuned/inclusive", tuned_scan<T, Op, false>, inclusive, model},
       {"v4/tuned/exclusive", tuned_scan<T, Op, true>, exclusive, model},
-      // the sweep: threads x bytes per thread (no sleeps), then sleeps (ns before the first look / between looks)
-      {"v4/sweep/128x96B", tuned_scan<T, Op, false, 128, 96>, inclusive, model},
-      {"v4/sweep/256x32B", tuned_scan<T, Op, false, 256, 32>, inclusive, model},
-      {"v4/sweep/256x64B", tuned_scan<T, Op, false, 256, 64>, inclusive, model},
-      {"v4/sweep/512x32B", tuned_scan<T, Op, false, 512, 32>, inclusive, model},
-      {"v4/sweep/512x64B/sleep=300,100", tuned_scan<T, Op, false, 512, 64, 300, 100>, inclusive, model},
-      {"v4/sweep/512x64B/sleep=1000,300", tuned_scan<T, Op, false, 512, 64, 1000, 300>, inclusive, model},
-      {"v4/sweep/128x96B/sleep=600,600", tuned_scan<T, Op, false, 128, 96, 600, 600>, inclusive, model},
-      // not a scan of the array: v4 with a look-back that looks nowhere scans every tile on its own
-      {"diagnostic/v4_without_lookback", tuned_scan<T, Op, false, kThreads, kBytesPerThread, 0, 0, NoLookBack>, inclusive, model,
-       kTileItems<T>},
+      {"diagnostic/cub_tile_without_lookback", tuned_scan<T, Op, false, CubTile, NoLookBack>, inclusive, model,
+       kTunedTileItems<T, CubTile>},
       {"baseline/cub/inclusive", ch00::cub_device_scan<T, Op, true>, inclusive, model, 0, ch00::cub_scan_scratch_bytes<T, Op, true>},
       {"baseline/cub/exclusive", ch00::cub_device_scan<T, Op, false>, exclusive, model, 0, ch00::cub_scan_scratch_bytes<T, Op, false>},
   };
-}
-
-std::size_t tile_items_of(const std::string& name, std::size_t element_bytes) {
-  std::size_t threads = kThreads, bytes = kBytesPerThread;
-  if (name.rfind("baseline/", 0) == 0) return 0;  // CUB's tiles are its own
-  if (const std::size_t at = name.find("/sweep/"); at != std::string::npos)
-    std::sscanf(name.c_str() + at + 7, "%zux%zuB", &threads, &bytes);
-  return threads * std::max<std::size_t>(1, bytes / element_bytes);
+  if constexpr (std::is_same_v<T, std::int32_t> && std::is_same_v<Op, sg::Sum>) {
+    // Tuned is Tuning<128, 192, 4000, 1000, 4, true, 12>; each row changes one thing
+    const std::vector<sg::Variant<T, Op>> sweep = {
+        {"v4/sweep/tile=128x96B,6/SM", tuned_scan<T, Op, false, Tuning<128, 96, 4000, 1000, 6, true, 12>>, inclusive, model},
+        {"v4/sweep/tile=128x128B,5/SM", tuned_scan<T, Op, false, Tuning<128, 128, 4000, 1000, 5, true, 12>>, inclusive, model},
+        {"v4/sweep/tile=128x256B,3/SM", tuned_scan<T, Op, false, Tuning<128, 256, 4000, 1000, 3, true, 12>>, inclusive, model},
+        {"v4/sweep/tile=256x96B,2/SM", tuned_scan<T, Op, false, Tuning<256, 96, 4000, 1000, 2, true, 12>>, inclusive, model},
+        {"v4/sweep/occupancy=unbounded", tuned_scan<T, Op, false, Tuning<128, 192, 4000, 1000, 1, true, 12>>, inclusive, model},
+        {"v4/sweep/sleeps=0,0", tuned_scan<T, Op, false, Tuning<128, 192, 0, 0, 4, true, 12>>, inclusive, model},
+        {"v4/sweep/sleeps=1245,648", tuned_scan<T, Op, false, Tuning<128, 192, 1245, 648, 4, true, 12>>, inclusive, model},
+        {"v4/sweep/sleeps=2500,1200", tuned_scan<T, Op, false, Tuning<128, 192, 2500, 1200, 4, true, 12>>, inclusive, model},
+        {"v4/sweep/sleeps=2500,2500", tuned_scan<T, Op, false, Tuning<128, 192, 2500, 2500, 4, true, 12>>, inclusive, model},
+        {"v4/sweep/sleeps=5000,2500", tuned_scan<T, Op, false, Tuning<128, 192, 5000, 2500, 4, true, 12>>, inclusive, model},
+        {"v4/sweep/prefetch=none", tuned_scan<T, Op, false, Tuning<128, 192, 4000, 1000, 4, false, 0>>, inclusive, model},
+        {"v4/sweep/prefetch=own_tile", tuned_scan<T, Op, false, Tuning<128, 192, 4000, 1000, 4, true, 0>>, inclusive, model},
+        {"v4/sweep/prefetch=ahead_50%", tuned_scan<T, Op, false, Tuning<128, 192, 4000, 1000, 4, true, 50>>, inclusive, model},
+        {"v4/sweep/prefetch=ahead_100%", tuned_scan<T, Op, false, Tuning<128, 192, 4000, 1000, 4, true, 100>>, inclusive, model},
+        {"diagnostic/tuned_without_lookback", tuned_scan<T, Op, false, Tuned, NoLookBack>, inclusive, model, kTunedTileItems<T, Tuned>},
+    };
+    variants.insert(variants.end(), sweep.begin(), sweep.end());
+  }
+  return variants;
 }
 
 }  // namespace ch09

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""common/plot.py - draw any Scan Gallery program's --csv output.
+
+  plot.py sweep   CSV... -o chapter.png [--variant A,B] [--title T]
+      throughput against n: effective GB/s (top) and x copy (bottom), log2 n on the x axis,
+      one line per variant; the copy and CUB are drawn dashed, as references
+  plot.py suite   CSV... -o suite.png [--variant A,B] [--title T]
+      the 2,022-size suite as a scatter (Merrill & Grimshaw's figure 28): GB/s against n,
+      one colour per variant
+  plot.py gallery CSV... -o gallery.png [--title T]
+      the tour's CSV, or one CSV per chapter (named NN_...): the best variant of each
+      chapter (lowest x copy at the largest n) against n, with the copy: the whole story in
+      one picture
+
+The CSV is what every program prints with --csv (comment lines start with '#'; the device is
+named in them, and the plot's caption repeats it). Reading needs only the standard library
+(tests/test_plot_csv.py checks it); drawing needs matplotlib, the gallery's one optional
+dependency: without it this prints how to install it and exits with code 2.
+"""
+import argparse
+import csv
+import os
+import sys
+
+COLUMNS = ["variant", "type", "op", "n", "median_ms", "min_ms", "effective_gb_per_s", "ratio_to_copy", "model_ratio",
+           "model_bytes", "valid"]
+COPY = "baseline: cudaMemcpy D2D"
+
+
+def read_rows(paths):
+    """All timed rows of the given CSV files, and the device named in their comments."""
+    rows, device = [], ""
+    for path in paths:
+        with open(path, newline="") as handle:
+            data_lines = []
+            for line in handle:
+                if line.startswith("#"):
+                    if line.startswith("# device:"):
+                        device = line[len("# device:"):].strip().split("|")[0].strip()
+                    continue
+                if line.strip():
+                    data_lines.append(line)
+        reader = csv.DictReader(data_lines)
+        missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+        if data_lines and missing:
+            raise ValueError(f"{path}: not a Scan Gallery CSV (missing {', '.join(missing)})")
+        for record in reader:
+            if record["variant"] == "variant" or record["median_ms"] in (None, ""):
+                continue  # a repeated header, or a row that was not timed
+            rows.append({
+                "variant": record["variant"],
+                "type": record["type"],
+                "op": record["op"],
+                "n": int(record["n"]),
+                "median_ms": float(record["median_ms"]),
+                "gb_per_s": float(record["effective_gb_per_s"]),
+                "x_copy": float(record["ratio_to_copy"]),
+                "valid": record["valid"],
+            })
+    return rows, device
+
+
+def selected(rows, wanted):
+    """Rows whose variant contains one of the wanted substrings (all, without a filter), and the copy."""
+    if not wanted:
+        return rows
+    return [r for r in rows if r["variant"] == COPY or any(w in r["variant"] for w in wanted)]
+
+
+def series(rows):
+    """{variant: [(n, gb_per_s, x_copy), ...] sorted by n}, in the order variants first appear."""
+    out = {}
+    for r in rows:
+        out.setdefault(r["variant"], []).append((r["n"], r["gb_per_s"], r["x_copy"]))
+    return {name: sorted(points) for name, points in out.items()}
+
+
+def best_per_chapter(rows):
+    """The tour's rows of each chapter's best variant: lowest x copy at the largest n it ran."""
+    by_chapter = {}
+    for r in rows:
+        if r["variant"] == COPY:
+            continue
+        chapter = r["variant"].split(" ", 1)[0]
+        by_chapter.setdefault(chapter, []).append(r)
+    best = {}
+    for chapter, chapter_rows in by_chapter.items():
+        largest = max(r["n"] for r in chapter_rows)
+        at_largest = [r for r in chapter_rows if r["n"] == largest]
+        best[chapter] = min(at_largest, key=lambda r: r["x_copy"])["variant"]
+    return [r for r in rows if r["variant"] == COPY or r["variant"] in best.values()]
+
+
+def is_reference(name):
+    return name == COPY or "cub" in name.lower()
+
+
+def need_matplotlib():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        print("plot.py needs matplotlib to draw: python3 -m pip install matplotlib "
+              "(or: sudo apt-get install python3-matplotlib)", file=sys.stderr)
+        sys.exit(2)
+
+
+def caption(title, device, rows):
+    kinds = sorted({f"{r['type']} {r['op']}" for r in rows})
+    return f"{title}\n{device or 'unknown GPU'} | {', '.join(kinds)}"
+
+
+def log2_axis(ax):
+    ax.set_xscale("log", base=2)
+    ax.grid(True, which="both", alpha=0.3)
+
+
+def draw_sweep(rows, device, title, output):
+    plt = need_matplotlib()
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 8), sharex=True)
+    for name, points in series(rows).items():
+        ns = [p[0] for p in points]
+        style = dict(linestyle="--", linewidth=2, color="black" if name == COPY else None) if is_reference(name) else dict(marker="o", markersize=3)
+        top.plot(ns, [p[1] for p in points], label=name, **style)
+        bottom.plot(ns, [p[2] for p in points], label=name, **style)
+    top.set_ylabel("effective GB/s (read n + write n) / time")
+    bottom.set_ylabel("x copy (time / cudaMemcpy time)")
+    bottom.set_xlabel("n (elements)")
+    bottom.set_yscale("log", base=2)
+    for ax in (top, bottom):
+        log2_axis(ax)
+    top.legend(fontsize=7, loc="upper left")
+    fig.suptitle(caption(title, device, rows), fontsize=10)
+    fig.tight_layout()
+    fig.savefig(output, dpi=90)
+
+
+def draw_suite(rows, device, title, output):
+    plt = need_matplotlib()
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    for name, points in series(rows).items():
+        ax.scatter([p[0] for p in points], [p[1] for p in points], s=4, label=name,
+                   color="black" if name == COPY else None, alpha=0.6)
+    ax.set_ylabel("effective GB/s")
+    ax.set_xlabel("n (elements): the 2,022 sizes of the suite")
+    log2_axis(ax)
+    ax.legend(fontsize=7, markerscale=3, loc="upper left")
+    fig.suptitle(caption(title, device, rows), fontsize=10)
+    fig.tight_layout()
+    fig.savefig(output, dpi=90)
+
+
+def label_by_chapter(rows_per_file):
+    """For the gallery from per-chapter CSVs: prefix each variant with its file's chapter number
+    (the file names start with it); the copy is taken from the first file only."""
+    labelled = []
+    for index, (path, rows) in enumerate(rows_per_file):
+        chapter = os.path.basename(path)[:2]
+        for r in rows:
+            if r["variant"] == COPY:
+                if index == 0:
+                    labelled.append(r)
+                continue
+            if not r["variant"][:2].isdigit():
+                r = dict(r, variant=f"{chapter} {r['variant']}")
+            labelled.append(r)
+    return labelled
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kind", choices=["sweep", "suite", "gallery"])
+    parser.add_argument("csv", nargs="+")
+    parser.add_argument("-o", "--output", required=True)
+    parser.add_argument("--variant", default="", help="comma-separated substrings: draw only these variants (and the copy)")
+    parser.add_argument("--title", default="")
+    args = parser.parse_args(argv)
+    if args.kind == "gallery" and len(args.csv) > 1:
+        per_file = [(path, read_rows([path])[0]) for path in args.csv]
+        rows, device = label_by_chapter(per_file), read_rows(args.csv[:1])[1]
+    else:
+        rows, device = read_rows(args.csv)
+    if not rows:
+        print(f"plot.py: no timed rows in {', '.join(args.csv)}", file=sys.stderr)
+        return 1
+    rows = selected(rows, [w for w in args.variant.split(",") if w])
+    title = args.title or os.path.basename(args.output).rsplit(".", 1)[0]
+    if args.kind == "sweep":
+        draw_sweep(rows, device, title, args.output)
+    elif args.kind == "suite":
+        draw_suite(rows, device, title, args.output)
+    else:
+        draw_sweep(best_per_chapter(rows), device, title, args.output)
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# common/plots.sh - every chapter's throughput plot, the suite scatters and the gallery plot,
+# from a fresh run on this machine's GPU (matplotlib needed to draw: see common/plot.py).
+#
+#   cmake --workflow --preset plots          configure, build, then this script
+#   common/plots.sh                          run the programs (--csv) into build/plots/, draw
+#   PLOTS_DRAW_ONLY=1 common/plots.sh        draw again from the CSVs already in build/plots/
+#
+# Writes chapters/<NN_idea>/throughput.png (every chapter), chapters/<NN_idea>/suite.png (the
+# full-array chapters: the 2,022-size suite as a scatter) and docs/gallery.png (the best
+# variant of each chapter against n). The runs are timing runs (--no-check): the tests and the
+# chapters' tables are where results are validated. About 5 minutes on an H100.
+# Environment: BUILD_DIR (default build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+data=$build/plots
+mkdir -p "$data"
+sizes="2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28"
+
+# The lines of each chapter's plot (substrings of variant names; the copy is always drawn).
+declare -A lines=(
+  [00_speed_of_light]="copy/one_element_per_thread,copy/vectorised_16B,copy/cudaMemcpy,cub/inclusive_scan"
+  [01_reduction]="interleaved_divergent,convergent,add_during_load,warp_shuffle,fixed_grid_vectorised"
+  [02_global_memory_scan]="hillis_steele/inclusive,blelloch/inclusive,blelloch_remapped/inclusive"
+  [03_hillis_steele]="two_barrier/inclusive,double_buffer/inclusive,reverse_accumulation/inclusive,warp_shuffle/inclusive"
+  [04_blelloch]="classic/inclusive,padded/inclusive,level_by_level/inclusive"
+  [05_block_scan]="scalar_loads/inclusive,vectorised/inclusive,transposed/inclusive"
+  [06_scan_then_propagate]="scan_then_propagate/inclusive,scan_then_propagate/256x64B"
+  [07_reduce_then_scan]="reduce_then_scan/inclusive,reduce_then_scan/C=1/SM,l2_streaming/16MiB/inclusive"
+  [08_chained_scan]="chained/fenced,chained/release_acquire,chained/packed,chained/packed/256x32B"
+  [09_decoupled_lookback]="v1/,v2/,v3/,v4/tuned/inclusive,baseline/cub/inclusive"
+)
+# The full-array chapters' suite scatters: the variants drawn.
+declare -A suite_lines=(
+  [06_scan_then_propagate]="scan_then_propagate/inclusive"
+  [07_reduce_then_scan]="reduce_then_scan/inclusive"
+  [08_chained_scan]="chained/packed"
+  [09_decoupled_lookback]="v3/,v4/tuned/inclusive,baseline/cub/inclusive"
+)
+chapters=$(printf '%s\n' "${!lines[@]}" | sort)
+
+if [[ ${PLOTS_DRAW_ONLY:-0} != 1 ]]; then
+  for chapter in $chapters; do
+    echo "== $chapter: sizes $sizes"
+    "$build/bin/$chapter" --csv --no-check --iters 20 --warmup 3 --n "$sizes" --variant "${lines[$chapter]}" >"$data/$chapter.csv"
+  done
+  for chapter in $(printf '%s\n' "${!suite_lines[@]}" | sort); do
+    echo "== $chapter: the 2,022-size suite"
+    "$build/bin/$chapter" --csv --no-check --iters 5 --warmup 1 --n suite --variant "${suite_lines[$chapter]}" >"$data/$chapter.suite.csv"
+  done
+fi
+
+for chapter in $chapters; do
+  python3 common/plot.py sweep "$data/$chapter.csv" -o "chapters/$chapter/throughput.png" --title "$chapter: throughput against n"
+done
+for chapter in $(printf '%s\n' "${!suite_lines[@]}" | sort); do
+  python3 common/plot.py suite "$data/$chapter.suite.csv" -o "chapters/$chapter/suite.png" --title "$chapter: the 2,022-size suite"
+done
+python3 common/plot.py gallery $(for c in $chapters; do echo "$data/$c.csv"; done) -o docs/gallery.png \
+  --title "Scan Gallery: the best variant of each chapter against a copy"
