@@ -32,7 +32,13 @@ void check_many(const sg::Variant<T, Op>& variant, const std::vector<std::size_t
 TEST_SUITE("gpu") {
   TEST_CASE_TEMPLATE("09: every version matches the CPU reference", E, SG_FULL_ARRAY_TEST_ELEMENTS) {
     using T = typename E::type;
-    sg_test::check_chapter<ch09::Chapter, T, typename E::op>(ch09::kTileItems<T>);
+    for (const auto& variant : ch09::Chapter::variants<T, typename E::op>()) {
+      const std::size_t boundary = variant.tile != 0 ? variant.tile : ch09::kTunedTileItems<T, ch09::Tuned>;
+      // the sweep's rows differ from v4/tuned in one knob each: the sizes that break scans,
+      // without the 2^28 one every other version runs
+      if (variant.name.rfind("v4/sweep", 0) == 0) sg_test::check_random(variant, sg_test::sizes_around(boundary));
+      else sg_test::check_variant(variant, boundary);
+    }
   }
 
   TEST_CASE_TEMPLATE("09: misaligned arrays stay correct", E, SG_TEST_ELEMENTS) {
@@ -51,7 +57,7 @@ TEST_SUITE("gpu") {
       for (std::size_t multiple : {std::size_t{1}, std::size_t{4}}) sizes.push_back((multiple * sms + 1) * tile - 7);
     for (const auto& variant : ch09::Chapter::variants<std::int32_t, sg::Sum>()) {
       if (variant.tile != 0 || variant.name.rfind("v4/sweep", 0) == 0) continue;
-      check_many(variant, sizes, variant.name.rfind("v4", 0) == 0 ? 20 : 3);
+      check_many(variant, sizes, variant.name.rfind("v4", 0) == 0 ? 10 : 3);
     }
   }
 
