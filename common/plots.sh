@@ -33,6 +33,7 @@ declare -A lines=(
 )
 # The full-array chapters' suite scatters: the variants drawn.
 declare -A suite_lines=(
+  [02_global_memory_scan]="blelloch_remapped/inclusive"
   [06_scan_then_propagate]="scan_then_propagate/inclusive"
   [07_reduce_then_scan]="reduce_then_scan/inclusive"
   [08_chained_scan]="chained/packed"

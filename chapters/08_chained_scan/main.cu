@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
       }
     };
     const bool valid = sg::run_chapter<Chapter>(options, device, print_handoffs);
-    if (options.csv || options.suite) return valid;
+    if (options.csv || options.suite || !options.timing) return valid;  // (no demos in a table for a plot, or under the profiler)
 
     std::printf("\nthe race: value and flag published with plain stores, no fence (RacyStatus), int32 sum, n = 2^24\n");
     const ch08::RaceDemo race = ch08::race_demo(std::size_t{1} << 24, 20, options.seed);
