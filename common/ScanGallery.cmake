@@ -63,18 +63,20 @@ target_link_libraries(scan_gallery_test_main PUBLIC scan_gallery_harness scan_ga
 set(SCAN_GALLERY_EXPECT_EXIT "${PROJECT_SOURCE_DIR}/tests/expect_exit.cmake")
 
 # Registers a test that runs `COMMAND ...` and expects exit code EXIT and output matching
-# OUTPUT. NEEDS_GPU: without a CUDA device the test is reported as skipped.
+# OUTPUT. NEEDS_GPU: without a CUDA device the test is reported as skipped. NEEDS_MEMORY: when
+# the program says the device or the host has not enough memory, the test is skipped too.
 function(add_cli_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "NEEDS_GPU" "EXIT;OUTPUT;LABELS;ENVIRONMENT" "COMMAND")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NEEDS_GPU;NEEDS_MEMORY" "EXIT;OUTPUT;LABELS;ENVIRONMENT" "COMMAND")
   list(JOIN arg_COMMAND "|" command)
   add_test(NAME ${name}
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}" "-DEXPECT_EXIT=${arg_EXIT}" "-DEXPECT_OUTPUT=${arg_OUTPUT}"
-                   "-DNEEDS_GPU=${arg_NEEDS_GPU}" -P "${SCAN_GALLERY_EXPECT_EXIT}")
+                   "-DNEEDS_GPU=${arg_NEEDS_GPU}" "-DNEEDS_MEMORY=${arg_NEEDS_MEMORY}" -P "${SCAN_GALLERY_EXPECT_EXIT}")
   set(labels ${arg_LABELS} cli)
   if(arg_NEEDS_GPU)
     list(APPEND labels gpu)
   endif()
-  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_REGULAR_EXPRESSION "SKIPPED \\(no CUDA device\\)")
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}"
+                       SKIP_REGULAR_EXPRESSION "SKIPPED \\((no CUDA device|not enough memory)\\)")
   if(arg_ENVIRONMENT)
     set_tests_properties(${name} PROPERTIES ENVIRONMENT "${arg_ENVIRONMENT}")
   endif()
@@ -138,7 +140,7 @@ function(add_chapter folder)
   endif()
   if(arg_HUGE)
     add_cli_test(${folder}.huge COMMAND ${program} --n 2^31+3 --iters 2 --warmup 1 --variant ${arg_HUGE} EXIT 0 OUTPUT " ok"
-                 LABELS "${label};huge" NEEDS_GPU)
+                 LABELS "${label};huge" NEEDS_GPU NEEDS_MEMORY)
     set_tests_properties(${folder}.huge PROPERTIES RESOURCE_LOCK device_memory TIMEOUT 900)
   endif()
 

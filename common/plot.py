@@ -75,11 +75,18 @@ def series(rows):
     return {name: sorted(points) for name, points in out.items()}
 
 
+def is_kernel(name):
+    """False for rows that time no scan kernel: the copy, chapter 02's floors (empty launches),
+    chapter 00's CPU scan."""
+    label = name.split(" ", 1)[-1] if name[:2].isdigit() else name
+    return name != COPY and not label.startswith(("floor:", "cpu/"))
+
+
 def best_per_chapter(rows):
     """The tour's rows of each chapter's best variant: lowest x copy at the largest n it ran."""
     by_chapter = {}
     for r in rows:
-        if r["variant"] == COPY:
+        if not is_kernel(r["variant"]):
             continue
         chapter = r["variant"].split(" ", 1)[0]
         by_chapter.setdefault(chapter, []).append(r)

@@ -116,9 +116,11 @@ inline std::string stuck_wait_report() {
   SG_CUDA(cudaMemcpy(&record, detail::stuck_wait_record().data(), sizeof record, cudaMemcpyDeviceToHost));
   if (record.stuck == 0) return "";
   SG_CUDA(cudaMemset(detail::stuck_wait_record().data(), 0, sizeof record));
+  // record.stuck counts the waits that reached the limit themselves; every other wait gave up
+  // as soon as it saw the flag, without a record of its own.
   return "stuck wait: tile " + std::to_string(record.tile) + " waited " + std::to_string(record.waited_ns / 1000000ull) +
          " ms for tile " + std::to_string(record.waiting_for) + " and gave up (" + std::to_string(record.stuck) +
-         " waits gave up); the output is invalid";
+         " wait(s) reached the limit, every other waiting tile then stopped at once); the output is invalid";
 }
 
 }  // namespace sg
