@@ -19,10 +19,10 @@
 //        a stripe (n / C elements) plus a scan of C; bytes read n + read n + write n = 3n,
 //        plus 3C for the spine -> 1.5x copy.
 //
-// Two kernels do all the work, block by block: reduce_range and scan_range below. The C
+// Two device functions do all the work, block by block: reduce_range and scan_range below. The C
 // partials are combined strictly in order, tile by tile and stripe by stripe, so any
-// associative operator works (BlockScan::reduce keeps the order; chapter 01's butterfly
-// would not).
+// associative operator works (the upsweep's warp scans and BlockScan keep the order; chapter
+// 01's butterfly would not).
 //
 // Beyond the model (the l2 variant): if the second read of a stripe came from the L2 cache
 // instead of DRAM, the scan would move 2n like a single pass. l2_streaming_scan cuts the array
