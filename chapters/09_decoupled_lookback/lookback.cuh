@@ -22,7 +22,8 @@
 //       nearest P has left X, combines that run in order with shuffles, and slides the window
 //       32 tiles back if no lane found a P
 //   v4  tuned (tuned.cuh): one launch per scan (epoch-tagged words, a ticket counter that
-//       resets itself), backoff while waiting, the tile geometry from a sweep
+//       resets itself), sleeps while waiting, forced occupancy, an L2 bulk prefetch, and
+//       the tile geometry from a sweep
 //
 // Model: work about 2n operator applications plus a look-back of a few tiles per tile; depth:
 //        no chain (a tile waits for its predecessors' loads, not their look-backs); bytes read
