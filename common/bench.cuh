@@ -63,6 +63,18 @@ inline ReportRow untimed_row(const std::string& label, std::size_t n, TrafficMod
   return row;
 }
 
+// A row's check column: "ok", "-" (not checked), or the first failure: a wait that gave up
+// (before or during timing), a wrong result of the checked run, a wrong result after timing.
+inline std::string check_verdict(bool checked, const std::string& stuck_before, const std::string& stuck_after,
+                                 const Validation& before, const Validation& after) {
+  if (!stuck_before.empty()) return "FAIL: " + stuck_before;
+  if (!stuck_after.empty()) return "FAIL during timing: " + stuck_after;
+  if (!checked) return "-";
+  if (!before.ok()) return "FAIL: " + before.summary();
+  if (!after.ok()) return "FAIL after timing: " + after.summary();
+  return "ok";
+}
+
 template <typename T, typename Op>
 class SizeBench {
  public:
@@ -138,12 +150,7 @@ class SizeBench {
 
     ReportRow row = options_.timing ? timed_row(label, timing, variant.computes, variant.model_bytes)
                                     : untimed_row(label, n_, variant.model_bytes, sizeof(T));
-    if (!stuck_before.empty()) row.check = "FAIL: " + stuck_before;
-    else if (!stuck_after.empty()) row.check = "FAIL during timing: " + stuck_after;
-    else if (!options_.check) row.check = "-";
-    else if (!before.ok()) row.check = "FAIL: " + before.summary();
-    else if (!after.ok()) row.check = "FAIL after timing: " + after.summary();
-    else row.check = "ok";
+    row.check = check_verdict(options_.check, stuck_before, stuck_after, before, after);
     return row;
   }
 

@@ -14,11 +14,15 @@
 //   --repeat R          with --n suite: every size R times, fresh data each time (stress)
 //   --help
 //
+// A chapter that needs a flag of its own (chapter 10's --keep) lists it in
+// Options::extra_flags: its name, its help line and a function that parses its value.
 // Unknown flags and bad values throw UsageError; main() prints it and exits with code 2.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -29,6 +33,14 @@ namespace sg {
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// A flag only one program has: parse(value) stores it (or throws UsageError).
+struct ExtraFlag {
+  std::string flag;        // "--keep"
+  std::string value_name;  // "LIST", printed in the usage
+  std::string help;        // one line
+  std::function<void(const std::string& value)> parse;
 };
 
 struct Options {
@@ -46,6 +58,7 @@ struct Options {
   bool suite = false;  // --n suite: sizes are filled in from the seed once it is known
   int repeat = 1;
   bool help = false;
+  std::vector<ExtraFlag> extra_flags;
 };
 
 // Exit codes shared by every program.
@@ -121,6 +134,20 @@ inline int parse_count(const std::string& text, const std::string& flag, int min
   return static_cast<int>(value);
 }
 
+// "0.5", ".01", "1": a fraction in [0, 1].
+inline double parse_fraction(const std::string& text, const std::string& flag) {
+  std::size_t used = 0;
+  double value = -1.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || !(value >= 0.0 && value <= 1.0))
+    throw UsageError(flag + ": '" + text + "' is not a fraction in [0, 1]");
+  return value;
+}
+
 inline std::string parse_choice(const std::string& text, const std::string& flag, const std::vector<std::string>& choices) {
   std::string list;
   for (const std::string& choice : choices) {
@@ -191,7 +218,14 @@ inline Options parse_options(int argc, const char* const* argv, Options options 
       no_value();
       options.help = true;
     } else {
-      throw UsageError("unknown flag '" + flag + "'");
+      bool known = false;
+      for (const ExtraFlag& extra : options.extra_flags) {
+        if (flag != extra.flag) continue;
+        extra.parse(take_value());
+        known = true;
+        break;
+      }
+      if (!known) throw UsageError("unknown flag '" + flag + "'");
     }
   }
   if (options.repeat > 1 && !options.suite) throw UsageError("--repeat works with --n suite only");
@@ -216,8 +250,13 @@ inline std::string usage(const std::string& program, const std::string& descript
        << "  --check           validate against the CPU reference (default)\n"
        << "  --no-check        skip validation (profiling runs)\n"
        << "  --no-timing       validate only, time nothing\n"
-       << "  --repeat R        with --n suite: every size R times with fresh data (a stress run)\n"
-       << "  --help            this text\n\n"
+       << "  --repeat R        with --n suite: every size R times with fresh data (a stress run)\n";
+  for (const ExtraFlag& extra : defaults.extra_flags) {
+    std::string name = extra.flag + " " + extra.value_name;
+    name.resize(std::max<std::size_t>(name.size(), 17), ' ');
+    text << "  " << name << " " << extra.help << "\n";
+  }
+  text << "  --help            this text\n\n"
        << "exit codes: 0 ok, 1 a result was wrong, 2 bad flags, 3 no CUDA device or not enough memory\n";
   return text.str();
 }

@@ -2,7 +2,8 @@
 """common/plot.py - draw any Scan Gallery program's --csv output.
 
   plot.py sweep   CSV... -o chapter.png [--variant A,B] [--title T]
-      throughput against n: effective GB/s (top) and x copy (bottom), log2 n on the x axis,
+      throughput against n: effective GB/s (top: what the operation must move, read n + write n
+      for a scan, read n + write k for a compaction, over its time) and x copy (bottom), log2 n,
       one line per variant; the copy and CUB are drawn dashed, as references
   plot.py suite   CSV... -o suite.png [--variant A,B] [--title T]
       the 2,022-size suite as a scatter (Merrill & Grimshaw's figure 28): GB/s against n,
@@ -86,7 +87,7 @@ def best_per_chapter(rows):
     """The tour's rows of each chapter's best variant: lowest x copy at the largest n it ran."""
     by_chapter = {}
     for r in rows:
-        if not is_kernel(r["variant"]):
+        if not is_kernel(r["variant"]) or r["op"] == "compact":  # the gallery is of scans (chapter 10 compacts)
             continue
         chapter = r["variant"].split(" ", 1)[0]
         by_chapter.setdefault(chapter, []).append(r)
@@ -132,7 +133,7 @@ def draw_sweep(rows, device, title, output):
         style = dict(linestyle="--", linewidth=2, color="black" if name == COPY else None) if is_reference(name) else dict(marker="o", markersize=3)
         top.plot(ns, [p[1] for p in points], label=name, **style)
         bottom.plot(ns, [p[2] for p in points], label=name, **style)
-    top.set_ylabel("effective GB/s (read n + write n) / time")
+    top.set_ylabel("effective GB/s: bytes it must move / time")
     bottom.set_ylabel("x copy (time / cudaMemcpy time)")
     bottom.set_xlabel("n (elements)")
     bottom.set_yscale("log", base=2)

@@ -96,3 +96,25 @@ TEST_CASE("flags: usage names every flag and the exit codes") {
     CHECK(text.find(flag) != std::string::npos);
   CHECK(text.find("exit codes") != std::string::npos);
 }
+
+TEST_CASE("flags: a program's own flag is parsed by its own function and shown in the usage") {
+  std::vector<double> keep;
+  sg::Options defaults;
+  defaults.extra_flags.push_back({"--keep", "LIST", "fractions of the elements kept", [&](const std::string& value) {
+                                    keep.clear();
+                                    for (const std::string& item : sg::detail::split_list(value, "--keep"))
+                                      keep.push_back(sg::detail::parse_fraction(item, "--keep"));
+                                  }});
+  const std::vector<const char*> argv = {"prog", "--keep", "0.01,.5,1", "--n", "1000"};
+  const sg::Options options = sg::parse_options(static_cast<int>(argv.size()), argv.data(), defaults);
+  CHECK(options.sizes == std::vector<std::size_t>{1000});
+  CHECK(keep == std::vector<double>{0.01, 0.5, 1.0});
+  const std::vector<const char*> bad = {"prog", "--keep=1.5"};
+  CHECK_THROWS_WITH_AS(sg::parse_options(static_cast<int>(bad.size()), bad.data(), defaults), "--keep: '1.5' is not a fraction in [0, 1]",
+                       sg::UsageError);
+  const std::vector<const char*> junk = {"prog", "--keep", "half"};
+  CHECK_THROWS_AS(sg::parse_options(static_cast<int>(junk.size()), junk.data(), defaults), sg::UsageError);
+  const std::vector<const char*> other = {"prog", "--keep", "0.5"};
+  CHECK_THROWS_WITH_AS(sg::parse_options(static_cast<int>(other.size()), other.data()), "unknown flag '--keep'", sg::UsageError);
+  CHECK(sg::usage("prog", "what it does", defaults).find("--keep LIST") != std::string::npos);
+}

@@ -34,6 +34,9 @@ baseline: cudaMemcpy D2D,int32,sum,1024,0.004,0.003,2.0,1.0000,1.0000,8192,unche
 02 blelloch/inclusive,int32,sum,1024,0.020,0.019,0.4,5.0,11.0,90000,yes
 00 cpu/sequential_inclusive_scan,int32,sum,1024,0.001,0.001,8.0,0.2,1.0,8192,unchecked
 00 copy/vectorised_16B,int32,sum,1024,0.004,0.004,2.0,1.0,1.0,8192,yes
+# the tour's second table: chapter 10's compactions (x copy below 1: not a scan, never in the gallery)
+variant,type,op,n,median_ms,min_ms,effective_gb_per_s,ratio_to_copy,model_ratio,model_bytes,valid
+10 fused/ballot_lookback [x>t 0.50],int32,compact,1024,0.003,0.003,2.0,0.75,0.75,6152,yes
 """
 
 

@@ -77,15 +77,18 @@ struct EpochState {
   // before the block knows which tile to load. Tickets come out in about the order blocks
   // start, so the tile with this block's index is the one this block, or a neighbour, is
   // about to load: asking L2 for it now overlaps its DRAM latency with the ticket's.
-  __device__ void prefetch(const T* in, std::size_t n, std::size_t tile_items) const {
+  // (In: the input's element type, which chapter 10's compaction, counting in T, does not share.)
+  template <typename In>
+  __device__ void prefetch(const In* in, std::size_t n, std::size_t tile_items) const {
     if (threadIdx.x != 0 || (reinterpret_cast<std::uintptr_t>(in) & 15) != 0) return;
     if (prefetch_ahead == 0 || blockIdx.x < prefetch_ahead) prefetch_tile(in, n, tile_items, blockIdx.x);
     if (prefetch_ahead > 0) prefetch_tile(in, n, tile_items, blockIdx.x + prefetch_ahead);
   }
-  __device__ void prefetch_tile(const T* in, std::size_t n, std::size_t tile_items, std::size_t tile) const {
+  template <typename In>
+  __device__ void prefetch_tile(const In* in, std::size_t n, std::size_t tile_items, std::size_t tile) const {
     const std::size_t begin = tile * tile_items;
     if (begin >= n) return;
-    const std::size_t bytes = ((n - begin < tile_items ? n - begin : tile_items) * sizeof(T)) & ~std::size_t{15};
+    const std::size_t bytes = ((n - begin < tile_items ? n - begin : tile_items) * sizeof(In)) & ~std::size_t{15};
     if (bytes > 0) prefetch_l2(in + begin, static_cast<unsigned int>(bytes));
   }
 
@@ -168,6 +171,24 @@ using Tuned = Tuning<128, 192, 4000, 1000, 4, true, 12>;          // + 48 int32 
 template <typename T, typename Config>
 inline constexpr std::size_t kTunedTileItems = ch05::kTileItems<T, Config::kThreads, Config::kBytesPerThread>;
 
+// The state of one v4 launch of `kernel` over `tiles` tiles whose status words hold Values:
+// leased words and their epoch, the ticket, and how far ahead to prefetch (from the kernel's
+// resident blocks, computed once per kernel). Chapter 10's compaction launches with it too.
+template <typename Value, typename Config, auto kernel>
+EpochState<Value, Config::kPrefetch> epoch_state(std::size_t tiles, cudaStream_t stream) {
+  const EpochLease lease = lease_epoch_words<sizeof(ch08::PackedWord<Value>)>(tiles, stream);
+  EpochState<Value, Config::kPrefetch> state{};
+  state.status.words = static_cast<ch08::PackedWord<Value>*>(lease.words);
+  state.status.epoch = lease.epoch;
+  state.ticket = lease.ticket;
+  state.tiles = tiles;
+  if constexpr (Config::kAheadPercent > 0) {
+    static const unsigned resident = sg::resident_blocks(kernel, Config::kThreads);
+    state.prefetch_ahead = resident * Config::kAheadPercent / 100;
+  }
+  return state;
+}
+
 template <typename T, typename Op, bool kExclusive, typename Config = Tuned,
           typename LookBack = WarpLookBack<Config::kInitialDelayNs, Config::kPollDelayNs>>
 void tuned_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
@@ -177,16 +198,7 @@ void tuned_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
   using State = EpochState<T, Config::kPrefetch>;
   constexpr auto kernel = single_pass_scan_kernel<T, Op, kExclusive, LookBack, State, Config::kThreads, kItems, Config::kMinBlocks>;
   const std::size_t tiles = (n + kTile - 1) / kTile;
-  const EpochLease lease = lease_epoch_words<sizeof(ch08::PackedWord<T>)>(tiles, stream);
-  State state{};
-  state.status.words = static_cast<ch08::PackedWord<T>*>(lease.words);
-  state.status.epoch = lease.epoch;
-  state.ticket = lease.ticket;
-  state.tiles = tiles;
-  if constexpr (Config::kAheadPercent > 0) {
-    static const unsigned resident = sg::resident_blocks(kernel, Config::kThreads);
-    state.prefetch_ahead = resident * Config::kAheadPercent / 100;
-  }
+  const State state = epoch_state<T, Config, kernel>(tiles, stream);
   kernel<<<sg::blocks_for(tiles, 1), Config::kThreads, 0, stream>>>(in, out, n, state, sg::watchdog());
   SG_CHECK_LAUNCH();
 }
