@@ -1,6 +1,7 @@
 // The Scan Gallery tour: every variant of every chapter, over a sweep of sizes, in one
 // table. Each size is measured against a device-to-device copy of the same size in the
-// same run, and each variant's "model" column is what its traffic model predicts.
+// same run, and each variant's "model" column is what its traffic model predicts. Chapters
+// whose variants are not scans (10: compaction) follow with a table of their own.
 //
 // Run: cmake --workflow --preset tour      (or ./build/bin/tour --n 2^20,2^26 --csv > tour.csv)
 #include "tour_chapters.cuh"
@@ -14,11 +15,13 @@ int main(int argc, char** argv) {
   defaults.warmup = 3;
   return sg::program_main(argc, argv, "the Scan Gallery tour: every chapter's variants against a copy", defaults,
                           [](const sg::Options& options, const sg::DeviceInfo& device) {
-    return sg::with_type_and_op(options, [&](auto element, auto op) {
+    const bool scans_valid = sg::with_type_and_op(options, [&](auto element, auto op) {
       using T = decltype(element);
       using Op = decltype(op);
       sg::print_preamble("Scan Gallery tour: every chapter's variants against a copy", device, options, sg::type_name<T>(), Op::name);
       return sg::run_table_or_suite(tour::all_variants<T, Op>(), options, device);
     });
+    const bool own_tables_valid = tour::own_tables(options, device);  // runs even when a scan failed
+    return scans_valid && own_tables_valid;
   });
 }

@@ -94,8 +94,11 @@ endfunction()
 #                        and int64 max, every full-array variant, validated on the GPU
 #   HUGE <variants>      a run above 2^31 elements (label "huge", one at a time: about 17 GiB
 #                        of device and 26 GiB of host memory) of the variants named
+# And for a chapter whose variants are not scans (chapter 10's compactions):
+#   OWN_TABLE            the tour calls chNN::tour_table(options, device), which prints the
+#                        chapter's own table, instead of listing chNN::Chapter::variants<T, Op>()
 function(add_chapter folder)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "SUITE" "HUGE" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "SUITE;OWN_TABLE" "HUGE" "")
   if(NOT folder MATCHES "^([0-9][0-9])_[a-z0-9_]+$")
     message(FATAL_ERROR "add_chapter: '${folder}' is not a chapter folder name like 03_hillis_steele")
   endif()
@@ -145,6 +148,9 @@ function(add_chapter folder)
   endif()
 
   set_property(GLOBAL APPEND PROPERTY SCAN_GALLERY_CHAPTERS ${folder})
+  if(arg_OWN_TABLE)
+    set_property(GLOBAL APPEND PROPERTY SCAN_GALLERY_OWN_TABLE_CHAPTERS ${folder})
+  endif()
 endfunction()
 
 # ---- add_tour ----------------------------------------------------------------------------
@@ -152,13 +158,19 @@ endfunction()
 # add_chapter calls, so a new chapter joins the tour by being added.
 function(add_tour)
   get_property(chapters GLOBAL PROPERTY SCAN_GALLERY_CHAPTERS)
+  get_property(own_table_chapters GLOBAL PROPERTY SCAN_GALLERY_OWN_TABLE_CHAPTERS)
   set(includes "")
   set(entries "")
+  set(own_tables "")
   set(libraries "")
   foreach(folder IN LISTS chapters)
     string(SUBSTRING "${folder}" 0 2 number)
     string(APPEND includes "#include \"${folder}/variants.cuh\"\n")
-    string(APPEND entries "  append(all, labelled(ch${number}::Chapter::variants<T, Op>(), \"${number} \"));\n")
+    if(folder IN_LIST own_table_chapters)
+      string(APPEND own_tables "  all_valid = ch${number}::tour_table(options, device) && all_valid;\n")
+    else()
+      string(APPEND entries "  append(all, labelled(ch${number}::Chapter::variants<T, Op>(), \"${number} \"));\n")
+    endif()
     list(APPEND libraries ${folder}_variants)
   endforeach()
   set(registry "${PROJECT_BINARY_DIR}/generated/tour_chapters.cuh")
@@ -177,6 +189,11 @@ std::vector<sg::LabelledVariant<T, Op>> all_variants() {
   using sg::labelled;
   std::vector<sg::LabelledVariant<T, Op>> all;
 @entries@  return all;
+}
+// The chapters with a table of their own (add_chapter(... OWN_TABLE)), after the scans' table.
+inline bool own_tables(const sg::Options& options, const sg::DeviceInfo& device) {
+  bool all_valid = true;
+@own_tables@  return all_valid;
 }
 }  // namespace tour
 ]=] @ONLY)
