@@ -15,6 +15,7 @@
 #include "common/inputs.hpp"
 
 #include <cstddef>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -73,8 +74,17 @@ void poison(DeviceBuffer<T>& buffer, cudaStream_t stream = nullptr) {
 // The scratch arena described above. Growing it frees the old region, which waits for
 // the device to go idle, so it must not happen while a kernel still uses the old one:
 // launchers call it before their first launch.
+inline int current_device() {
+  int device = 0;
+  SG_CUDA(cudaGetDevice(&device));
+  return device;
+}
+
+// One region per device (chapter 11 runs one process over several GPUs; a kernel may only use
+// its own GPU's scratch).
 inline void* scratch_bytes(std::size_t bytes) {
-  static DeviceBuffer<unsigned char> region;
+  static std::map<int, DeviceBuffer<unsigned char>> regions;
+  DeviceBuffer<unsigned char>& region = regions[current_device()];
   if (bytes > region.size()) {
     region = DeviceBuffer<unsigned char>();  // free first, so old + new need not both fit
     region = DeviceBuffer<unsigned char>(bytes);

@@ -30,18 +30,19 @@
 namespace sg {
 
 template <typename T, typename Op>
-__global__ void fill_random_kernel(T* out, std::size_t n, std::uint64_t seed) {
+__global__ void fill_random_kernel(T* out, std::size_t n, std::uint64_t seed, std::size_t first_index) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    out[i] = random_value<T, Op>(seed, i);
+    out[i] = random_value<T, Op>(seed, first_index + i);
 }
 
-// out[0, n) = random_input<T, Op>(n, seed), drawn on the device.
+// out[0, n) = elements first_index .. first_index + n - 1 of random_input<T, Op>(..., seed),
+// drawn on the device (first_index > 0: one GPU's part of an array spread over several).
 template <typename T, typename Op>
-void fill_random(T* out, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
+void fill_random(T* out, std::size_t n, std::uint64_t seed, cudaStream_t stream, std::size_t first_index = 0) {
   if (n == 0) return;
   const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(blocks_for(n, 256), 4096));
-  fill_random_kernel<T, Op><<<blocks, 256, 0, stream>>>(out, n, seed);
+  fill_random_kernel<T, Op><<<blocks, 256, 0, stream>>>(out, n, seed, first_index);
   SG_CHECK_LAUNCH();
 }
 

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 namespace sg {
@@ -79,17 +80,20 @@ class WaitBudget {
 };
 
 namespace detail {
+// One record per GPU (chapter 11 runs one process over several): a kernel writes its own.
+inline std::map<int, DeviceBuffer<StuckWaitRecord>>& stuck_wait_records() {
+  static std::map<int, DeviceBuffer<StuckWaitRecord>> per_device;
+  return per_device;
+}
 inline DeviceBuffer<StuckWaitRecord>& stuck_wait_record() {
-  static DeviceBuffer<StuckWaitRecord> record = [] {
+  auto& records = stuck_wait_records();
+  auto found = records.find(current_device());
+  if (found == records.end()) {
     DeviceBuffer<StuckWaitRecord> buffer(1);
     SG_CUDA(cudaMemset(buffer.data(), 0, sizeof(StuckWaitRecord)));
-    return buffer;
-  }();
-  return record;
-}
-inline bool& stuck_wait_record_exists() {
-  static bool exists = false;
-  return exists;
+    found = records.emplace(current_device(), std::move(buffer)).first;
+  }
+  return found->second;
 }
 }  // namespace detail
 
@@ -103,15 +107,14 @@ inline unsigned long long watchdog_limit_ns() {
 inline Watchdog watchdog(unsigned long long limit_ms = 0) {
   Watchdog dog;
   dog.record = detail::stuck_wait_record().data();
-  detail::stuck_wait_record_exists() = true;
   dog.limit_ns = limit_ms > 0 ? limit_ms * 1000000ull : watchdog_limit_ns();
   return dog;
 }
 
-// After the device is synchronised: "" if no wait gave up since the last call, otherwise a
-// message naming the stuck tile. Clears the record.
+// After the device is synchronised: "" if no wait on the current GPU gave up since the last
+// call, otherwise a message naming the stuck tile. Clears the record.
 inline std::string stuck_wait_report() {
-  if (!detail::stuck_wait_record_exists()) return "";
+  if (detail::stuck_wait_records().count(current_device()) == 0) return "";
   StuckWaitRecord record{};
   SG_CUDA(cudaMemcpy(&record, detail::stuck_wait_record().data(), sizeof record, cudaMemcpyDeviceToHost));
   if (record.stuck == 0) return "";

@@ -34,6 +34,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 
 namespace ch09 {
 
@@ -65,10 +66,11 @@ __device__ __forceinline__ void prefetch_l2(const void* address, unsigned int by
 #endif
 }
 
-template <typename T, bool kPrefetchTile = false>
+// Status: EpochStatus<T>, or a type derived from it that carries more (chapter 11's carry-in).
+template <typename T, bool kPrefetchTile = false, typename Status = EpochStatus<T>>
 struct EpochState {
   static constexpr bool kPrefetch = kPrefetchTile;
-  EpochStatus<T> status;
+  Status status;
   unsigned long long* ticket;
   unsigned long long tiles;
   unsigned long long prefetch_ahead;  // 0: prefetch this block's own tile; d > 0: tile blockIdx + d
@@ -111,17 +113,29 @@ struct EpochLease {
   unsigned int epoch;
 };
 
-// The epoch of the last launch that used words of kWordBytes (the tests move it next to the
-// limit to see the wrap-around).
+// The buffer of words of kWordBytes on the current GPU, and the epoch of the last launch that
+// used it (the tests move it next to the limit to see the wrap-around). One of each per GPU:
+// chapter 11 scans on several GPUs from one process.
+template <std::size_t kWordBytes>
+struct EpochWords {
+  sg::DeviceBuffer<unsigned char> buffer;
+  unsigned int epoch = 0;
+};
+
+template <std::size_t kWordBytes>
+EpochWords<kWordBytes>& epoch_words() {
+  static std::map<int, EpochWords<kWordBytes>> per_device;
+  return per_device[sg::current_device()];
+}
+
 template <std::size_t kWordBytes>
 unsigned int& last_epoch() {
-  static unsigned int epoch = 0;
-  return epoch;
+  return epoch_words<kWordBytes>().epoch;
 }
 
 template <std::size_t kWordBytes>
 EpochLease lease_epoch_words(std::size_t tiles, cudaStream_t stream) {
-  static sg::DeviceBuffer<unsigned char> buffer;
+  sg::DeviceBuffer<unsigned char>& buffer = epoch_words<kWordBytes>().buffer;
   unsigned int& epoch = last_epoch<kWordBytes>();
   const std::size_t bytes = ch08::kTicketBytes + tiles * kWordBytes;
   if (bytes > buffer.size()) {  // grows during a warm-up run, never inside timing
@@ -174,10 +188,10 @@ inline constexpr std::size_t kTunedTileItems = ch05::kTileItems<T, Config::kThre
 // The state of one v4 launch of `kernel` over `tiles` tiles whose status words hold Values:
 // leased words and their epoch, the ticket, and how far ahead to prefetch (from the kernel's
 // resident blocks, computed once per kernel). Chapter 10's compaction launches with it too.
-template <typename Value, typename Config, auto kernel>
-EpochState<Value, Config::kPrefetch> epoch_state(std::size_t tiles, cudaStream_t stream) {
+template <typename Value, typename Config, auto kernel, typename Status = EpochStatus<Value>>
+EpochState<Value, Config::kPrefetch, Status> epoch_state(std::size_t tiles, cudaStream_t stream) {
   const EpochLease lease = lease_epoch_words<sizeof(ch08::PackedWord<Value>)>(tiles, stream);
-  EpochState<Value, Config::kPrefetch> state{};
+  EpochState<Value, Config::kPrefetch, Status> state{};
   state.status.words = static_cast<ch08::PackedWord<Value>*>(lease.words);
   state.status.epoch = lease.epoch;
   state.ticket = lease.ticket;

@@ -39,8 +39,7 @@
 namespace ch10 {
 
 // Elements a lane holds in one row: one 16-byte vector.
-template <typename T>
-inline constexpr int kVector = static_cast<int>(16 / sizeof(T));
+using sg::kVector;
 
 // Bits needed for a lane's count in a row (0 .. kVector).
 template <typename T>

@@ -17,7 +17,7 @@
 
 #include "09_decoupled_lookback/tuned.cuh"
 #include "10_stream_compaction/compaction.cuh"
-#include "10_stream_compaction/fused.cuh"  // kVector
+#include "10_stream_compaction/fused.cuh"  // kVector (common/launch.cuh)
 #include "common/device_buffer.cuh"
 #include "common/launch.cuh"
 
@@ -31,37 +31,20 @@ namespace ch10 {
 inline constexpr int kElementwiseThreads = 256;
 
 // The map and the scatter move their input as chapter 00's fastest copy does: one 16-byte
-// vector per thread (kVector elements, fused.cuh), a block per 256 vectors, no loop. The
+// vector per thread (sg::load_group, common/launch.cuh), a block per 256 vectors, no loop. The
 // flags and offsets of those elements travel together too, as one aligned group.
 template <typename T, typename Offset>
 struct alignas(kVector<T> * sizeof(Offset) <= 16 ? kVector<T> * sizeof(Offset) : 16) OffsetGroup {
   Offset of[kVector<T>];
 };
 
-// This thread's kVector elements, first = their index: one vector load when the array is
-// aligned and the group lies inside it, element by element otherwise (0 past the end).
-template <typename T>
-__device__ __forceinline__ void load_group(const T* __restrict__ in, std::size_t first, std::size_t n, T (&x)[kVector<T>]) {
-  if (first + kVector<T> <= n && sg::aligned_16(in)) {
-    const uint4 raw = *reinterpret_cast<const uint4*>(in + first);
-    memcpy(x, &raw, sizeof raw);
-  } else {
-#pragma unroll
-    for (int v = 0; v < kVector<T>; ++v) x[v] = first + v < n ? in[first + v] : T(0);
-  }
-}
-
-__device__ __forceinline__ std::size_t group_first(int vector) {
-  return (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) * static_cast<std::size_t>(vector);
-}
-
 template <typename T, typename Offset>
 __global__ void __launch_bounds__(kElementwiseThreads)
     map_kernel(const T* __restrict__ in, Offset* __restrict__ flags, std::size_t n, Keep<T> keep) {
-  const std::size_t first = group_first(kVector<T>);
+  const std::size_t first = sg::group_first<T>();
   if (first >= n) return;
   T x[kVector<T>];
-  load_group(in, first, n, x);
+  sg::load_group(in, first, n, x);
   OffsetGroup<T, Offset> group;
 #pragma unroll
   for (int v = 0; v < kVector<T>; ++v) group.of[v] = keep(x[v]) ? Offset(1) : Offset(0);
@@ -76,10 +59,10 @@ template <typename T, typename Offset>
 __global__ void __launch_bounds__(kElementwiseThreads)
     scatter_kernel(const T* __restrict__ in, const Offset* __restrict__ offsets, T* __restrict__ out,
                    unsigned long long* __restrict__ count, std::size_t n, Keep<T> keep) {
-  const std::size_t first = group_first(kVector<T>);
+  const std::size_t first = sg::group_first<T>();
   if (first >= n) return;
   T x[kVector<T>];
-  load_group(in, first, n, x);
+  sg::load_group(in, first, n, x);
   OffsetGroup<T, Offset> group;
   if (first + kVector<T> <= n) {
     group = *reinterpret_cast<const OffsetGroup<T, Offset>*>(offsets + first);
