@@ -94,11 +94,13 @@ endfunction()
 #                        and int64 max, every full-array variant, validated on the GPU
 #   HUGE <variants>      a run above 2^31 elements (label "huge", one at a time: about 17 GiB
 #                        of device and 26 GiB of host memory) of the variants named
-# And for a chapter whose variants are not scans (chapter 10's compactions):
+# And for a chapter whose variants are not scans of one array on one GPU:
 #   OWN_TABLE            the tour calls chNN::tour_table(options, device), which prints the
 #                        chapter's own table, instead of listing chNN::Chapter::variants<T, Op>()
+#   NO_TOUR              not in the tour (chapter 11: its array spans several GPUs)
+#   LIBRARIES <targets>  more libraries the chapter's targets link (chapter 11: NCCL)
 function(add_chapter folder)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "SUITE;OWN_TABLE" "HUGE" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "SUITE;OWN_TABLE;NO_TOUR" "HUGE" "LIBRARIES")
   if(NOT folder MATCHES "^([0-9][0-9])_[a-z0-9_]+$")
     message(FATAL_ERROR "add_chapter: '${folder}' is not a chapter folder name like 03_hillis_steele")
   endif()
@@ -107,7 +109,7 @@ function(add_chapter folder)
   set(label "chapter${number}")
 
   add_library(${folder}_variants STATIC "${dir}/variants.cu")
-  target_link_libraries(${folder}_variants PUBLIC scan_gallery_harness)
+  target_link_libraries(${folder}_variants PUBLIC scan_gallery_harness ${arg_LIBRARIES})
 
   add_executable(${folder} "${dir}/main.cu")
   target_link_libraries(${folder} PRIVATE ${folder}_variants)
@@ -147,7 +149,9 @@ function(add_chapter folder)
     set_tests_properties(${folder}.huge PROPERTIES RESOURCE_LOCK device_memory TIMEOUT 900)
   endif()
 
-  set_property(GLOBAL APPEND PROPERTY SCAN_GALLERY_CHAPTERS ${folder})
+  if(NOT arg_NO_TOUR)
+    set_property(GLOBAL APPEND PROPERTY SCAN_GALLERY_CHAPTERS ${folder})
+  endif()
   if(arg_OWN_TABLE)
     set_property(GLOBAL APPEND PROPERTY SCAN_GALLERY_OWN_TABLE_CHAPTERS ${folder})
   endif()
@@ -209,4 +213,36 @@ inline bool own_tables(const sg::Options& options, const sg::DeviceInfo& device)
                     DEPENDS ${chapters} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} USES_TERMINAL
                     COMMENT "Scan Gallery plots: every chapter against a copy, on this GPU")
   add_cli_test(tour.cli.small_run COMMAND $<TARGET_FILE:tour> --n 1000 --iters 2 --warmup 1 EXIT 0 OUTPUT " ok" LABELS tour NEEDS_GPU)
+endfunction()
+
+# ---- NCCL (chapter 11) -------------------------------------------------------------------
+# A system install (NCCL_ROOT, or next to the CUDA Toolkit), or the nvidia-nccl Python wheel
+# (pip install nvidia-nccl-cu13; PyTorch brings it): its nvidia/nccl folder holds include/ and
+# lib/. Sets SCAN_GALLERY_NCCL_FOUND and the imported target scan_gallery_nccl.
+function(find_scan_gallery_nccl)
+  set(hints "${NCCL_ROOT}" "$ENV{NCCL_ROOT}" "${CUDAToolkit_LIBRARY_ROOT}")
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(Python3_Interpreter_FOUND)
+    execute_process(COMMAND "${Python3_EXECUTABLE}" -c "import nvidia.nccl as m; print(list(m.__path__)[0])"
+                    OUTPUT_VARIABLE wheel RESULT_VARIABLE status ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(status EQUAL 0)
+      list(APPEND hints "${wheel}")
+    endif()
+  endif()
+  file(GLOB wheels /opt/*/.venv/lib/python3*/site-packages/nvidia/nccl /usr/local/lib/python3*/dist-packages/nvidia/nccl
+       /usr/lib/python3/dist-packages/nvidia/nccl)
+  list(APPEND hints ${wheels})
+  find_path(SCAN_GALLERY_NCCL_INCLUDE_DIR nccl.h HINTS ${hints} ${CUDAToolkit_INCLUDE_DIRS} PATH_SUFFIXES include)
+  find_library(SCAN_GALLERY_NCCL_LIBRARY NAMES nccl libnccl.so.2 HINTS ${hints} ${CUDAToolkit_LIBRARY_DIR} PATH_SUFFIXES lib lib64)
+  if(SCAN_GALLERY_NCCL_INCLUDE_DIR AND SCAN_GALLERY_NCCL_LIBRARY)
+    add_library(scan_gallery_nccl INTERFACE)
+    target_include_directories(scan_gallery_nccl INTERFACE "${SCAN_GALLERY_NCCL_INCLUDE_DIR}")
+    target_link_libraries(scan_gallery_nccl INTERFACE "${SCAN_GALLERY_NCCL_LIBRARY}")
+    set(SCAN_GALLERY_NCCL_FOUND TRUE PARENT_SCOPE)
+    message(STATUS "Scan Gallery: NCCL found (${SCAN_GALLERY_NCCL_LIBRARY}): chapter 11 is built")
+  else()
+    set(SCAN_GALLERY_NCCL_FOUND FALSE PARENT_SCOPE)
+    message(STATUS "Scan Gallery: NCCL not found, chapter 11 (scan across GPUs) is skipped; every other chapter builds. "
+                   "Install NCCL, or pip install nvidia-nccl-cu13, or pass -DNCCL_ROOT=<folder with include/nccl.h and lib/>")
+  endif()
 endfunction()
