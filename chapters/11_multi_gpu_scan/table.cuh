@@ -5,9 +5,9 @@
 //   G GPUs  every variant: inputs drawn on each GPU (the same values one GPU would draw for the
 //           same seed, inputs.hpp), outputs poisoned, one run checked, then warm-up and timed
 //           runs, then every output checked again.
-// A run's time is the longest GPU's: CUDA events around each GPU's share of the launch. The
-// NCCL share is the longest GPU's time between the events around the exchange (waiting for
-// the slowest GPU to arrive included), over the run's time.
+// A run's time is the longest GPU's: CUDA events around each GPU's share of the launch, every
+// run started with all GPUs idle. The NCCL share is the longest GPU's time between the events
+// around the exchange (waiting for the slowest GPU to arrive included), over the run's time.
 //
 // The check, independent of the variant's own exchange:
 //   every element   out[i] follows from out[i-1] and the input (in[i] inclusive, in[i-1]
@@ -57,16 +57,30 @@ __global__ void check_shard_kernel(const T* in, const T* out, std::size_t count,
   atomicMin(&result->first, first);
 }
 
+// A shard's total by CUB. DeviceReduce may combine out of order (measured: a non-commutative
+// operator's total came out wrong for 3071 int64), so only the commutative operators use it; the
+// others take the last element of CUB's inclusive scan, which keeps the order.
 template <typename T, typename Op>
 T reduce_on_device(const T* in, std::size_t count, cudaStream_t stream) {
   if (count == 0) return Op::template identity<T>();
-  sg::DeviceBuffer<T> total(1);
   std::size_t bytes = 0;
-  SG_CUDA(cub::DeviceReduce::Reduce(nullptr, bytes, in, total.data(), count, Op{}, Op::template identity<T>(), stream));
-  sg::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
-  SG_CUDA(cub::DeviceReduce::Reduce(temp.data(), bytes, in, total.data(), count, Op{}, Op::template identity<T>(), stream));
-  SG_CUDA(cudaStreamSynchronize(stream));
-  return total.download()[0];
+  if constexpr (std::is_same_v<Op, sg::Sum> || std::is_same_v<Op, sg::Max>) {
+    sg::DeviceBuffer<T> total(1);
+    SG_CUDA(cub::DeviceReduce::Reduce(nullptr, bytes, in, total.data(), count, Op{}, Op::template identity<T>(), stream));
+    sg::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
+    SG_CUDA(cub::DeviceReduce::Reduce(temp.data(), bytes, in, total.data(), count, Op{}, Op::template identity<T>(), stream));
+    SG_CUDA(cudaStreamSynchronize(stream));
+    return total.download()[0];
+  } else {
+    sg::DeviceBuffer<T> scanned(count);
+    SG_CUDA((ch00::cub_scan<T, Op, true>(nullptr, bytes, in, scanned.data(), count, stream)));
+    sg::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
+    SG_CUDA((ch00::cub_scan<T, Op, true>(temp.data(), bytes, in, scanned.data(), count, stream)));
+    SG_CUDA(cudaStreamSynchronize(stream));
+    T total{};
+    SG_CUDA(cudaMemcpy(&total, scanned.data() + count - 1, sizeof total, cudaMemcpyDeviceToHost));
+    return total;
+  }
 }
 
 // "" when data.out is the scan of data.in, otherwise what is wrong and where.
@@ -225,6 +239,9 @@ Row run_variant(const Gpus& gpus, Distributed<T>& data, const MultiGpuVariant<T,
     });
     poison_all();
     for (int r = 0; r < runs; ++r) {
+      // every run starts with every GPU idle: otherwise a GPU with less to do (GPU 0 has no
+      // fix-up) starts the next run early and waits in its exchange for the others
+      gpus.synchronize();
       gpus.on_each([&](int g) { SG_CUDA(cudaEventRecord(start[r][g], gpus.stream(g))); });
       variant.launch(gpus, data, &exchange[r]);
       gpus.on_each([&](int g) { SG_CUDA(cudaEventRecord(stop[r][g], gpus.stream(g))); });
