@@ -219,7 +219,13 @@ endfunction()
 # A system install (NCCL_ROOT, or next to the CUDA Toolkit), or the nvidia-nccl Python wheel
 # (pip install nvidia-nccl-cu13; PyTorch brings it): its nvidia/nccl folder holds include/ and
 # lib/. Sets SCAN_GALLERY_NCCL_FOUND and the imported target scan_gallery_nccl.
+option(SCAN_GALLERY_NCCL "look for NCCL and build chapter 11 where it is found" ON)
 function(find_scan_gallery_nccl)
+  if(NOT SCAN_GALLERY_NCCL)
+    set(SCAN_GALLERY_NCCL_FOUND FALSE PARENT_SCOPE)
+    message(STATUS "Scan Gallery: SCAN_GALLERY_NCCL is OFF, chapter 11 (scan across GPUs) is skipped")
+    return()
+  endif()
   set(hints "${NCCL_ROOT}" "$ENV{NCCL_ROOT}" "${CUDAToolkit_LIBRARY_ROOT}")
   find_package(Python3 COMPONENTS Interpreter QUIET)
   if(Python3_Interpreter_FOUND)

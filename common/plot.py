@@ -8,6 +8,9 @@
   plot.py suite   CSV... -o suite.png [--variant A,B] [--title T]
       the 2,022-size suite as a scatter (Merrill & Grimshaw's figure 28): GB/s against n,
       one colour per variant
+  plot.py scaling CSV -o scaling.png [--title T]
+      chapter 11's --csv (one array over several GPUs): parallel efficiency against n, one line
+      per variant and GPU count, with each variant's model as a dotted line
   plot.py gallery CSV... -o gallery.png [--title T]
       the tour's CSV, or one CSV per chapter (named NN_...): the best variant of each
       chapter (lowest x copy at the largest n) against n, with the copy: the whole story in
@@ -160,6 +163,51 @@ def draw_suite(rows, device, title, output):
     fig.savefig(output, dpi=90)
 
 
+SCALING_COLUMNS = ["variant", "n", "gpus", "median_ms", "speedup", "efficiency", "model_efficiency"]
+
+
+def read_scaling(path):
+    """Chapter 11's timed multi-GPU rows (gpus > 1) and the device named in its comments."""
+    rows, device, lines = [], "", []
+    with open(path, newline="") as handle:
+        for line in handle:
+            if line.startswith("# device 0:"):
+                device = line[len("# device 0:"):].strip().split("|")[0].strip()
+            elif not line.startswith("#") and line.strip():
+                lines.append(line)
+    reader = csv.DictReader(lines)
+    missing = [c for c in SCALING_COLUMNS if c not in (reader.fieldnames or [])]
+    if lines and missing:
+        raise ValueError(f"{path}: not chapter 11's CSV (missing {', '.join(missing)})")
+    for record in reader:
+        if record["variant"] == "variant" or record["efficiency"] in (None, "") or int(record["gpus"]) < 2:
+            continue
+        rows.append({"variant": record["variant"], "n": int(record["n"]), "gpus": int(record["gpus"]),
+                     "efficiency": float(record["efficiency"]), "model": float(record["model_efficiency"])})
+    return rows, device
+
+
+def draw_scaling(rows, device, title, output):
+    plt = need_matplotlib()
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    lines = {}
+    for r in rows:
+        lines.setdefault((r["variant"], r["gpus"]), []).append((r["n"], r["efficiency"], r["model"]))
+    for (variant, gpus), points in sorted(lines.items()):
+        points.sort()
+        line, = ax.plot([p[0] for p in points], [100 * p[1] for p in points], marker="o", label=f"{variant}, {gpus} GPUs")
+        ax.plot([p[0] for p in points], [100 * p[2] for p in points], linestyle=":", color=line.get_color())
+    ax.axhline(85, color="black", linestyle="--", linewidth=1, label="target: 85%")
+    ax.set_ylabel("parallel efficiency, % (one GPU's chapter 09 scan / (GPUs x time))")
+    ax.set_xlabel("n (elements, the whole array)")
+    ax.set_ylim(0, 105)
+    log2_axis(ax)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.suptitle(f"{title}\n{device or 'unknown GPU'} | dotted: each variant's model", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(output, dpi=90)
+
+
 def label_by_chapter(rows_per_file):
     """For the gallery from per-chapter CSVs: prefix each variant with its file's chapter number
     (the file names start with it); the copy is taken from the first file only."""
@@ -179,12 +227,20 @@ def label_by_chapter(rows_per_file):
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("kind", choices=["sweep", "suite", "gallery"])
+    parser.add_argument("kind", choices=["sweep", "suite", "gallery", "scaling"])
     parser.add_argument("csv", nargs="+")
     parser.add_argument("-o", "--output", required=True)
     parser.add_argument("--variant", default="", help="comma-separated substrings: draw only these variants (and the copy)")
     parser.add_argument("--title", default="")
     args = parser.parse_args(argv)
+    if args.kind == "scaling":
+        rows, device = read_scaling(args.csv[0])
+        if not rows:
+            print(f"plot.py: no timed multi-GPU rows in {args.csv[0]}", file=sys.stderr)
+            return 1
+        draw_scaling(rows, device, args.title or os.path.basename(args.output).rsplit(".", 1)[0], args.output)
+        print(f"wrote {args.output}")
+        return 0
     if args.kind == "gallery" and len(args.csv) > 1:
         per_file = [(path, read_rows([path])[0]) for path in args.csv]
         rows, device = label_by_chapter(per_file), read_rows(args.csv[:1])[1]

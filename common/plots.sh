@@ -68,5 +68,14 @@ done
 for chapter in $(printf '%s\n' "${!suite_lines[@]}" | sort); do
   python3 common/plot.py suite "$data/$chapter.suite.csv" -o "chapters/$chapter/suite.png" --title "$chapter: the 2,022-size suite"
 done
+# Chapter 11 (one array over several GPUs): where it is built and two or more GPUs are visible.
+if [[ ${PLOTS_DRAW_ONLY:-0} != 1 && -x $build/bin/11_multi_gpu_scan ]] && (($(nvidia-smi -L 2>/dev/null | wc -l) >= 2)); then
+  echo "== 11_multi_gpu_scan: every GPU count"
+  "$build/bin/11_multi_gpu_scan" --csv --no-check --iters 10 --warmup 2 --n 2^28,2^30,2^31,2^32 >"$data/11_multi_gpu_scan.csv"
+fi
+if [[ -s $data/11_multi_gpu_scan.csv ]]; then
+  python3 common/plot.py scaling "$data/11_multi_gpu_scan.csv" -o chapters/11_multi_gpu_scan/scaling.png \
+    --title "11_multi_gpu_scan: parallel efficiency against n (int32 sum)"
+fi
 python3 common/plot.py gallery $(for c in $gallery_chapters; do echo "$data/$c.csv"; done) -o docs/gallery.png \
   --title "Scan Gallery: the best variant of each chapter against a copy"

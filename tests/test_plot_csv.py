@@ -80,6 +80,18 @@ class PlotCsv(unittest.TestCase):
         self.assertIn("09 v4/tuned/inclusive", names)
         self.assertIn(plot.COPY, names)
 
+    def test_scaling_reads_chapter_11s_multi_gpu_rows(self):
+        text = ("# device 0: NVIDIA H200 (sm_90) | 132 SMs\n"
+                "variant,n,gpus,median_ms,min_ms,effective_gb_per_s,speedup,efficiency,nccl_share,model_efficiency,valid\n"
+                "1 GPU: 09 v4/tuned/inclusive,1024,1,0.01,0.01,1.0,1.0,1.0,0.0,1.0,unchecked\n"
+                "reduce_exchange_scan/inclusive,1024,1,0.02,0.02,1.0,0.5,0.5,0.0,0.6667,yes\n"
+                "reduce_exchange_scan/inclusive,1024,2,0.01,0.01,1.0,1.4,0.7,0.01,0.6667,yes\n")
+        rows, device = plot.read_scaling(write(self.dir, "11.csv", text))
+        self.assertEqual(device, "NVIDIA H200 (sm_90)")
+        self.assertEqual(len(rows), 1)  # one GPU is the yardstick, not a point of the plot
+        self.assertEqual(rows[0]["gpus"], 2)
+        self.assertAlmostEqual(rows[0]["efficiency"], 0.7)
+
     def test_not_a_gallery_csv_is_an_error(self):
         with self.assertRaises(ValueError):
             plot.read_rows([write(self.dir, "bad.csv", "variant,n\nx,1\n")])
