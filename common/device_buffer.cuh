@@ -6,7 +6,7 @@
 //   std::vector<int> back = out.download();
 //
 // Launchers that need temporary storage (block sums, a ping-pong buffer) take it from
-// sg::scratch_bytes(): one process-wide region that only grows. The warm-up run grows
+// sg::scratch_bytes(): one region per GPU that only grows. The warm-up run grows
 // it, so nothing is allocated inside a timed loop. A launcher asks once per launch for
 // everything it needs and carves the region itself; a second call may move the region.
 #pragma once

@@ -31,26 +31,34 @@ COLUMNS = ["variant", "type", "op", "n", "median_ms", "min_ms", "effective_gb_pe
 COPY = "baseline: cudaMemcpy D2D"
 
 
+def read_records(path, columns, what):
+    """The data records of one CSV (comment lines start with '#'; repeated headers are skipped),
+    and the device named in its '# device...:' comment. `what` names the format in the error
+    raised when a column is missing."""
+    device, data_lines = "", []
+    with open(path, newline="") as handle:
+        for line in handle:
+            if line.startswith("#"):
+                if line.startswith("# device"):
+                    device = line.split(":", 1)[1].strip().split("|")[0].strip()
+            elif line.strip():
+                data_lines.append(line)
+    reader = csv.DictReader(data_lines)
+    missing = [c for c in columns if c not in (reader.fieldnames or [])]
+    if data_lines and missing:
+        raise ValueError(f"{path}: not {what} (missing {', '.join(missing)})")
+    return [r for r in reader if r["variant"] != "variant"], device
+
+
 def read_rows(paths):
     """All timed rows of the given CSV files, and the device named in their comments."""
     rows, device = [], ""
     for path in paths:
-        with open(path, newline="") as handle:
-            data_lines = []
-            for line in handle:
-                if line.startswith("#"):
-                    if line.startswith("# device:"):
-                        device = line[len("# device:"):].strip().split("|")[0].strip()
-                    continue
-                if line.strip():
-                    data_lines.append(line)
-        reader = csv.DictReader(data_lines)
-        missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
-        if data_lines and missing:
-            raise ValueError(f"{path}: not a Scan Gallery CSV (missing {', '.join(missing)})")
-        for record in reader:
-            if record["variant"] == "variant" or record["median_ms"] in (None, ""):
-                continue  # a repeated header, or a row that was not timed
+        records, named = read_records(path, COLUMNS, "a Scan Gallery CSV")
+        device = named or device
+        for record in records:
+            if record["median_ms"] in (None, ""):
+                continue  # a row that was not timed
             rows.append({
                 "variant": record["variant"],
                 "type": record["type"],
@@ -168,22 +176,10 @@ SCALING_COLUMNS = ["variant", "n", "gpus", "median_ms", "speedup", "efficiency",
 
 def read_scaling(path):
     """Chapter 11's timed multi-GPU rows (gpus > 1) and the device named in its comments."""
-    rows, device, lines = [], "", []
-    with open(path, newline="") as handle:
-        for line in handle:
-            if line.startswith("# device 0:"):
-                device = line[len("# device 0:"):].strip().split("|")[0].strip()
-            elif not line.startswith("#") and line.strip():
-                lines.append(line)
-    reader = csv.DictReader(lines)
-    missing = [c for c in SCALING_COLUMNS if c not in (reader.fieldnames or [])]
-    if lines and missing:
-        raise ValueError(f"{path}: not chapter 11's CSV (missing {', '.join(missing)})")
-    for record in reader:
-        if record["variant"] == "variant" or record["efficiency"] in (None, "") or int(record["gpus"]) < 2:
-            continue
-        rows.append({"variant": record["variant"], "n": int(record["n"]), "gpus": int(record["gpus"]),
-                     "efficiency": float(record["efficiency"]), "model": float(record["model_efficiency"])})
+    records, device = read_records(path, SCALING_COLUMNS, "chapter 11's CSV")
+    rows = [{"variant": r["variant"], "n": int(r["n"]), "gpus": int(r["gpus"]), "efficiency": float(r["efficiency"]),
+             "model": float(r["model_efficiency"])}
+            for r in records if r["efficiency"] not in (None, "") and int(r["gpus"]) >= 2]
     return rows, device
 
 

@@ -137,17 +137,12 @@ std::size_t cpu_compact_with_scan(const T* in, T* out, std::size_t* offsets, std
   return running;
 }
 
-template <typename T>
-struct Compacted {
-  std::vector<T> survivors;  // exactly the kept elements, in order
-};
-
+// What every GPU result is checked against: exactly the kept elements, in order.
 template <typename T, typename Predicate>
-Compacted<T> reference_compaction(const std::vector<T>& in, Predicate keep) {
-  Compacted<T> result;
-  result.survivors.resize(in.size());
-  result.survivors.resize(cpu_compact_loop(in.data(), result.survivors.data(), in.size(), keep));
-  return result;
+std::vector<T> reference_compaction(const std::vector<T>& in, Predicate keep) {
+  std::vector<T> survivors(in.size());
+  survivors.resize(cpu_compact_loop(in.data(), survivors.data(), in.size(), keep));
+  return survivors;
 }
 
 // ---- offsets: 32 bits while n fits in an int, 64 beyond --------------------------------------

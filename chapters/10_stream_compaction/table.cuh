@@ -93,8 +93,7 @@ class CompactionBench {
                               "n = " + std::to_string(n) + " (" + std::to_string(sets_) + " input/output buffer set" +
                                   (sets_ > 1 ? "s" : "") + " plus scratch)");
     input_ = compaction_input<T>(n, options.seed, rule, keep);
-    expected_.resize(n);
-    expected_.resize(cpu_compact_loop(input_.data(), expected_.data(), n, keep_));
+    expected_ = reference_compaction(input_, keep_);
     for (int s = 0; s < sets_; ++s) {
       inputs_.emplace_back(n);
       inputs_.back().upload(input_);
@@ -296,9 +295,7 @@ bool run_compaction_suite(const std::vector<LabelledCompactor<T>>& all, const sg
         SG_CUDA(cudaMemcpy(&expected_count, counts.data() + 1, sizeof expected_count, cudaMemcpyDeviceToHost));
         std::string cpu_failure;
         if (n > 0 && (n & (n - 1)) == 0 && n <= (std::size_t{1} << 26)) {  // the independent check of CUB and the inputs
-          const std::vector<T> host = compaction_input<T>(n, seed, rule, fraction);
-          std::vector<T> survivors(n);
-          survivors.resize(cpu_compact_loop(host.data(), survivors.data(), n, keep));
+          const std::vector<T> survivors = reference_compaction(compaction_input<T>(n, seed, rule, fraction), keep);
           const sg::Validation cub_check = validate_compaction(expected.download(n), expected_count, survivors);
           if (!cub_check.ok()) cpu_failure = "CUB against the CPU loop: " + cub_check.summary();
         }

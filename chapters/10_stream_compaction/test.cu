@@ -37,8 +37,7 @@ constexpr std::size_t kGuard = 1024;  // poisoned elements past out[n - 1] that 
 template <typename T>
 sg::Validation run_compaction(const ch10::Compactor<T>& variant, const std::vector<T>& input, ch10::Keep<T> keep, int runs = 2,
                               std::size_t misalign = 0) {
-  std::vector<T> survivors(input.size());
-  survivors.resize(ch10::cpu_compact_loop(input.data(), survivors.data(), input.size(), keep));
+  const std::vector<T> survivors = ch10::reference_compaction(input, keep);
   sg::DeviceBuffer<T> in(misalign + input.size()), out(misalign + input.size() + kGuard);
   sg::DeviceBuffer<unsigned long long> count(1);
   if (!input.empty()) SG_CUDA(cudaMemcpy(in.data() + misalign, input.data(), input.size() * sizeof(T), cudaMemcpyHostToDevice));
