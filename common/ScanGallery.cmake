@@ -116,6 +116,9 @@ function(add_chapter folder)
 
   add_executable(${folder}_tests "${dir}/test.cu")
   target_link_libraries(${folder}_tests PRIVATE ${folder}_variants scan_gallery_test_main)
+  # Building one chapter (--target <NN_idea>) builds its tests too, so `ctest -L chapterNN`
+  # right after it finds every test of the chapter built.
+  add_dependencies(${folder} ${folder}_tests)
 
   add_test(NAME ${folder}.host COMMAND ${folder}_tests --part=host)
   set_tests_properties(${folder}.host PROPERTIES LABELS "${label}")

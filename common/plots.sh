@@ -6,16 +6,27 @@
 #   common/plots.sh                          run the programs (--csv) into build/plots/, draw
 #   PLOTS_DRAW_ONLY=1 common/plots.sh        draw again from the CSVs already in build/plots/
 #
-# Writes chapters/<NN_idea>/throughput.png (every chapter), chapters/<NN_idea>/suite.png (the
-# full-array chapters: the 2,022-size suite as a scatter) and docs/gallery.png (the best
-# variant of each chapter against n). The runs are timing runs (--no-check): the tests and the
+# Draws every chapter's throughput.png, the full-array chapters' suite.png (the 2,022-size
+# suite as a scatter) and gallery.png (the best variant of each chapter against n) into
+# build/plots/png/, next to the CSVs. The committed images (chapters/<NN_idea>/*.png,
+# docs/gallery.png) are only replaced when asked: PLOTS_INTO_SOURCE=1 common/plots.sh. The runs are timing runs (--no-check): the tests and the
 # chapters' tables are where results are validated. About 5 minutes on an H100.
-# Environment: BUILD_DIR (default build).
+# Environment: BUILD_DIR (default build), PLOTS_INTO_SOURCE (1: overwrite the committed images).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 data=$build/plots
 mkdir -p "$data"
+# Where an image goes: build/plots/png/ unless PLOTS_INTO_SOURCE=1 asks for the committed one.
+into_source=${PLOTS_INTO_SOURCE:-0}
+image() {  # image <folder under the source tree> <file name>
+  if [[ $into_source == 1 ]]; then echo "$1/$2"; else mkdir -p "$data/png/$1" && echo "$data/png/$1/$2"; fi
+}
+if [[ $into_source == 1 ]]; then
+  echo "PLOTS_INTO_SOURCE=1: the committed images under chapters/ and docs/ are OVERWRITTEN with this GPU's plots"
+else
+  echo "plots go to $data/png/ (the committed images are left alone; PLOTS_INTO_SOURCE=1 replaces them)"
+fi
 sizes="2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28"
 
 # The lines of each chapter's plot (substrings of variant names; the copy is always drawn).
@@ -63,10 +74,10 @@ if [[ ${PLOTS_DRAW_ONLY:-0} != 1 ]]; then
 fi
 
 for chapter in $chapters; do
-  python3 common/plot.py sweep "$data/$chapter.csv" -o "chapters/$chapter/throughput.png" --title "$chapter: throughput against n"
+  python3 common/plot.py sweep "$data/$chapter.csv" -o "$(image "chapters/$chapter" throughput.png)" --title "$chapter: throughput against n"
 done
 for chapter in $(printf '%s\n' "${!suite_lines[@]}" | sort); do
-  python3 common/plot.py suite "$data/$chapter.suite.csv" -o "chapters/$chapter/suite.png" --title "$chapter: the 2,022-size suite"
+  python3 common/plot.py suite "$data/$chapter.suite.csv" -o "$(image "chapters/$chapter" suite.png)" --title "$chapter: the 2,022-size suite"
 done
 # Chapter 11 (one array over several GPUs): where it is built and two or more GPUs are visible.
 if [[ ${PLOTS_DRAW_ONLY:-0} != 1 && -x $build/bin/11_multi_gpu_scan ]] && (($(nvidia-smi -L 2>/dev/null | wc -l) >= 2)); then
@@ -74,8 +85,8 @@ if [[ ${PLOTS_DRAW_ONLY:-0} != 1 && -x $build/bin/11_multi_gpu_scan ]] && (($(nv
   "$build/bin/11_multi_gpu_scan" --csv --no-check --iters 10 --warmup 2 --n 2^28,2^30,2^31,2^32 >"$data/11_multi_gpu_scan.csv"
 fi
 if [[ -s $data/11_multi_gpu_scan.csv ]]; then
-  python3 common/plot.py scaling "$data/11_multi_gpu_scan.csv" -o chapters/11_multi_gpu_scan/scaling.png \
+  python3 common/plot.py scaling "$data/11_multi_gpu_scan.csv" -o "$(image chapters/11_multi_gpu_scan scaling.png)" \
     --title "11_multi_gpu_scan: parallel efficiency against n (int32 sum)"
 fi
-python3 common/plot.py gallery $(for c in $gallery_chapters; do echo "$data/$c.csv"; done) -o docs/gallery.png \
+python3 common/plot.py gallery $(for c in $gallery_chapters; do echo "$data/$c.csv"; done) -o "$(image docs gallery.png)" \
   --title "Scan Gallery: the best variant of each chapter against a copy"

@@ -81,13 +81,13 @@ TEST_SUITE("multi_gpu") {
     if (ch11::visible_gpus() > 2) check_on<typename E::type, typename E::op>(ch11::visible_gpus());
   }
 
-  TEST_CASE("11: 2^28 + 3 int32 over every GPU") {
+  TEST_CASE("11: a large int32 array (2^25 + 3, full depth 2^28 + 3) over every GPU") {
     if (!sg_test::large_sizes_enabled()) return;
     ch11::Gpus gpus(ch11::visible_gpus());
     sg::Options options;
     options.timing = false;
     options.seed = sg_test::seed();
-    ch11::Distributed<std::int32_t> data(gpus, sg_test::kLargeSize);
+    ch11::Distributed<std::int32_t> data(gpus, sg_test::large_size());
     gpus.on_each([&](int g) {
       sg::fill_random<std::int32_t, sg::Sum>(data.in[g].data(), data.ranges[g].count, options.seed, gpus.stream(g), data.ranges[g].begin);
     });

@@ -32,25 +32,41 @@
 
 namespace sg_test {
 
-// Small sizes that break scans, plus both sides of 1, 2 and 3 boundaries, plus a few
+// Two depths. Quick (the default: `cmake --workflow --preset test`) keeps the sizes that
+// break scans - 0, 1, 31, 32, 33, both sides of the first tile or block boundary and of the
+// second, a few odd sizes - and one large size above the L2 cache. Full (SG_TEST_FULL=1, which
+// the test-all preset sets) adds the third boundary, more odd sizes, the 2^28 size and more
+// repetitions. Both run every variant, element type and operator.
+inline bool full_depth() {
+  const char* full = std::getenv("SG_TEST_FULL");
+  return full != nullptr && full[0] == '1';
+}
+
+// A count of repetitions: `full` at full depth, `quick` otherwise.
+inline int repetitions(int quick, int full) { return full_depth() ? full : quick; }
+
+// Small sizes that break scans, plus both sides of the tile or block boundaries, plus a few
 // sizes that are neither powers of two nor multiples of anything.
 inline std::vector<std::size_t> sizes_around(std::size_t boundary) {
-  std::set<std::size_t> sizes = {0, 1, 2, 31, 32, 33, 1000, 4099, 65537, 1000003, (std::size_t{3} << 20) + 1};
-  for (std::size_t k = 1; k <= 3; ++k) {
+  std::set<std::size_t> sizes = {0, 1, 2, 31, 32, 33, 1000, 65537};
+  const std::size_t boundaries = full_depth() ? 3 : 2;
+  for (std::size_t k = 1; k <= boundaries; ++k) {
     sizes.insert(k * boundary - 1);
     sizes.insert(k * boundary);
     sizes.insert(k * boundary + 1);
   }
+  if (full_depth()) sizes.insert({4099, 1000003, (std::size_t{3} << 20) + 1});
   return {sizes.begin(), sizes.end()};
 }
 
-// 2^28 + 3 elements (over 1 GiB of int32): large enough for every multi-level path and far
-// beyond the L2 cache. SG_TEST_SKIP_LARGE=1 leaves it out for quick iterations.
+// The large size: far beyond the L2 cache (50 MB on an H100, 60 MB on an H200), so every
+// multi-level path and many waves of tiles run. Full depth: 2^28 + 3 elements (over 1 GiB of
+// int32); quick: 2^25 + 3 (128 MiB of int32). SG_TEST_SKIP_LARGE=1 leaves it out.
 inline bool large_sizes_enabled() {
   const char* skip = std::getenv("SG_TEST_SKIP_LARGE");
   return skip == nullptr || skip[0] != '1';
 }
-inline constexpr std::size_t kLargeSize = (std::size_t{1} << 28) + 3;
+inline std::size_t large_size() { return (std::size_t{1} << (full_depth() ? 28 : 25)) + 3; }
 
 // Elements past the end of the output that are poisoned too and must stay poisoned: a
 // kernel that writes beyond out[n - 1] (a last partial tile, a padded tree) fails here.
@@ -161,15 +177,16 @@ void check_variant(const sg::Variant<T, Op>& variant, std::size_t boundary) {
   check_random(variant, sizes_around(boundary));
   const std::size_t n = 3 * boundary + 5;
   check_one_hot(variant, n, {0, 1, boundary - 1, boundary, boundary + 1, 2 * boundary - 1, 2 * boundary, n - 1});
-  if (std::is_same_v<T, std::int32_t> && std::is_same_v<Op, sg::Sum> && large_sizes_enabled() && kLargeSize <= variant.max_n) {
+  if (std::is_same_v<T, std::int32_t> && std::is_same_v<Op, sg::Sum> && large_sizes_enabled() && large_size() <= variant.max_n) {
     std::size_t free_bytes = 0, total_bytes = 0;
     SG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const std::size_t needed = 2 * kLargeSize * sizeof(T) + variant.scratch_for(kLargeSize) + (std::size_t{512} << 20);
+    const std::size_t large = large_size();
+    const std::size_t needed = 2 * large * sizeof(T) + variant.scratch_for(large) + (std::size_t{512} << 20);
     if (needed > free_bytes) {
-      MESSAGE("skipping n = ", kLargeSize, " for ", variant.name, ": needs ", needed >> 20, " MiB, ", free_bytes >> 20, " MiB free");
+      MESSAGE("skipping n = ", large, " for ", variant.name, ": needs ", needed >> 20, " MiB, ", free_bytes >> 20, " MiB free");
       return;
     }
-    check_random(variant, {kLargeSize});
+    check_random(variant, {large});
   }
 }
 
