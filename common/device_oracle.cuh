@@ -8,8 +8,11 @@
 // At the powers of two the suite also checks against the CPU reference, which checks the
 // device-drawn inputs and CUB at the same time.
 //
-// Integers only: the comparison is exact. (Float sums round differently in every
-// summation order; the CPU path's tolerance needs per-element magnitudes.)
+// The comparison is exact (==). Integers are exact anyway; floats are compared exactly
+// only with inputs drawn so that every sum of them is exact (Draw::Exact, inputs.hpp: small
+// integers, whose sums are the same in every order). Random floats in [-1, 1) would round
+// differently in every summation order, and the CPU path's tolerance for them needs
+// per-element magnitudes.
 #pragma once
 
 #include "00_speed_of_light/cub_scan.cuh"  // CUB's DeviceScan, as chapter 00 calls it
@@ -29,20 +32,20 @@
 
 namespace sg {
 
-template <typename T, typename Op>
+template <typename T, typename Op, Draw draw>
 __global__ void fill_random_kernel(T* out, std::size_t n, std::uint64_t seed, std::size_t first_index) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    out[i] = random_value<T, Op>(seed, first_index + i);
+    out[i] = random_value<T, Op, draw>(seed, first_index + i);
 }
 
-// out[0, n) = elements first_index .. first_index + n - 1 of random_input<T, Op>(..., seed),
+// out[0, n) = elements first_index .. first_index + n - 1 of random_input<T, Op, draw>(..., seed),
 // drawn on the device (first_index > 0: one GPU's part of an array spread over several).
-template <typename T, typename Op>
+template <typename T, typename Op, Draw draw = Draw::Random>
 void fill_random(T* out, std::size_t n, std::uint64_t seed, cudaStream_t stream, std::size_t first_index = 0) {
   if (n == 0) return;
   const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(blocks_for(n, 256), 4096));
-  fill_random_kernel<T, Op><<<blocks, 256, 0, stream>>>(out, n, seed, first_index);
+  fill_random_kernel<T, Op, draw><<<blocks, 256, 0, stream>>>(out, n, seed, first_index);
   SG_CHECK_LAUNCH();
 }
 
@@ -52,17 +55,26 @@ struct DeviceComparison {
   unsigned long long first;      // the lowest mismatching index (~0 if none)
 };
 
+// Whether value still holds the poison pattern, byte by byte (the float poison is a NaN,
+// which == never matches).
+template <typename T>
+__device__ bool holds_poison(const T& value) {
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(&value);
+  for (std::size_t b = 0; b < sizeof(T); ++b)
+    if (bytes[b] != poison_byte<T>()) return false;
+  return true;
+}
+
+// Exact equality: for floats, == is value equality, and a NaN (a float output never written
+// holds the NaN poison) never equals anything, so it always counts as a mismatch.
 template <typename T>
 __global__ void compare_kernel(const T* got, const T* expected, std::size_t n, DeviceComparison* result) {
-  T poison;
-  unsigned char* bytes = reinterpret_cast<unsigned char*>(&poison);
-  for (std::size_t b = 0; b < sizeof(T); ++b) bytes[b] = poison_byte<T>();
   unsigned long long mismatches = 0, unwritten = 0, first = ~0ull;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     if (got[i] == expected[i]) continue;
     ++mismatches;
-    if (got[i] == poison) ++unwritten;
+    if (holds_poison(got[i])) ++unwritten;
     if (i < first) first = i;
   }
   if (mismatches == 0) return;
@@ -71,13 +83,23 @@ __global__ void compare_kernel(const T* got, const T* expected, std::size_t n, D
   atomicMin(&result->first, first);
 }
 
-// The device-side check: CUB's output for each kind of result, and an exact comparison.
+// max(|a|, |b|): reduces an array to its largest magnitude (start from 0).
+struct LargestMagnitude {
+  template <typename T>
+  SG_HOST_DEVICE T operator()(const T& a, const T& b) const {
+    const T abs_a = a < T(0) ? -a : a, abs_b = b < T(0) ? -b : b;
+    return abs_a < abs_b ? abs_b : abs_a;
+  }
+};
+
+// The device-side check: CUB's output for each kind of result, and an exact comparison
+// (floats: of inputs drawn with Draw::Exact only, see above).
 template <typename T, typename Op>
 class DeviceOracle {
-  static_assert(std::is_integral_v<T>, "the device oracle compares exactly: integer elements only");
+  static_assert(std::is_arithmetic_v<T>, "the device oracle compares numbers");
 
  public:
-  explicit DeviceOracle(std::size_t capacity) : expected_(std::max<std::size_t>(capacity, 1)), result_(1) {}
+  explicit DeviceOracle(std::size_t capacity) : expected_(std::max<std::size_t>(capacity, 1)), result_(1), largest_(1) {}
 
   // expected[0, count) = what `what` computes for in[0, n), by CUB (count = n, or 1 for a reduction).
   const T* expected(Computes what, const T* in, std::size_t n, cudaStream_t stream) {
@@ -103,6 +125,29 @@ class DeviceOracle {
     return expected_.data();
   }
 
+  // The largest |P(k)| over the inclusive prefix sums P of in[0, n), as CUB's float scan
+  // computes them (overwrites the last expected result; synchronises). The suite's check that
+  // every sum of its float inputs is exact (inputs.hpp): if this is at most
+  // exact_prefix_bound, so is every true |P(k)|. Why CUB's own float prefixes are enough to
+  // tell: suppose some true |P(k)| exceeded the bound, and take the first such k. Then
+  // |P(k)| <= bound + kExactStep, and every sum CUB forms for P(k), a run x_i + ... + x_j
+  // inside [0, k], is P(j) - P(i-1) <= 2 bound + kExactStep <= 2^24 in magnitude: an
+  // integer a float holds. So each of its additions was exact, CUB's P(k) is the true one,
+  // and this returns more than the bound.
+  T largest_prefix_sum(const T* in, std::size_t n, cudaStream_t stream) {
+    if (n == 0) return T(0);
+    std::size_t bytes = 0;
+    SG_CUDA((ch00::cub_scan<T, Sum, true>(nullptr, bytes, in, expected_.data(), n, stream)));
+    SG_CUDA((ch00::cub_scan<T, Sum, true>(temp(bytes), bytes, in, expected_.data(), n, stream)));
+    bytes = 0;
+    SG_CUDA(cub::DeviceReduce::Reduce(nullptr, bytes, expected_.data(), largest_.data(), n, LargestMagnitude{}, T(0), stream));
+    SG_CUDA(cub::DeviceReduce::Reduce(temp(bytes), bytes, expected_.data(), largest_.data(), n, LargestMagnitude{}, T(0), stream));
+    T largest{};
+    SG_CUDA(cudaMemcpyAsync(&largest, largest_.data(), sizeof largest, cudaMemcpyDeviceToHost, stream));
+    SG_CUDA(cudaStreamSynchronize(stream));
+    return largest;
+  }
+
   // Compares got[0, count) with expected[0, count); synchronises.
   DeviceComparison compare(const T* got, const T* expected, std::size_t count, cudaStream_t stream) {
     DeviceComparison zero{0, 0, ~0ull};
@@ -126,6 +171,7 @@ class DeviceOracle {
 
   DeviceBuffer<T> expected_;
   DeviceBuffer<DeviceComparison> result_;
+  DeviceBuffer<T> largest_;
   DeviceBuffer<unsigned char> temp_;
 };
 

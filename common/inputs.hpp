@@ -4,8 +4,9 @@
 // ones is just its index). Random values come from a counter-based hash of (seed, index),
 // so a failing case is reproduced exactly by its printed seed, at any size.
 //
-//   Sum inputs: small signed integers in [-100, 100] (floats: uniform in [-1, 1)), so
-//     int32 prefix sums of even 2^31 elements stay far from overflow.
+//   Sum inputs: small signed integers in [-100, 100] (floats: uniform in [-1, 1), or with
+//     Draw::Exact the integers [-4, 4], below), so int32 prefix sums of even 2^31 elements
+//     stay far from overflow.
 //   Max inputs: a rising trend plus noise, so the running maximum keeps changing all the
 //     way through the array (plain noise would saturate after a few hundred elements and
 //     then hide any error).
@@ -22,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -40,7 +42,38 @@ inline std::uint64_t fresh_seed() {
   return hash64(static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())) % 1000000007ull;
 }
 
-template <typename T, typename Op = Sum>
+// Float sums drawn so that every check of them can be exact (Draw::Exact: the 2,022-size
+// suite, which compares every output with CUB's on the GPU with ==): integers in [-4, 4].
+//
+// Why exact: a scan only ever adds neighbouring runs, so every partial sum it forms, in any
+// association order, is x_i + ... + x_j = P(j) - P(i-1), a difference of two inclusive
+// prefixes (P(-1) = 0). A float holds every integer of magnitude up to 2^24, so adding two
+// such integers is exact whenever their true sum is one too. So while every |P| is at most
+// exact_prefix_bound = 2^22, every partial sum is an integer of magnitude at most 2^23, each
+// addition is exact, and every correct scan (CUB's too) gives the same bits.
+//
+// Is |P| <= 2^22 guaranteed? Not by the range alone: 4n reaches 2^28.75 at the suite's
+// largest n. But with mean 0, P is a random walk: its standard deviation at n = 2^26.75 is
+// 2.58 sqrt(n), about 27,000, and 2^22 lies 150 of those away. So it holds in practice, and
+// the suite does not merely hope: it checks every input it draws (CUB's largest |P|,
+// device_oracle.cuh) and stops with a harness error if the bound is ever exceeded. (A
+// reduction may also add elements that are not neighbours, x_t + x_(t + stride) + ...: a
+// fixed subset, again a zero-mean walk, which by Hoeffding's inequality reaches 2^24 with
+// probability below 2 e^-65536: certain in practice, but not checked.)
+//
+// Integer sums and every max (which only ever picks one of its operands) are exact already:
+// for them both draws give the same values.
+enum class Draw { Random, Exact };
+inline constexpr int kExactStep = 4;  // Draw::Exact float sums: integers in [-kExactStep, kExactStep]
+
+template <typename T>
+constexpr T exact_prefix_bound() {
+  return static_cast<T>(std::uint64_t{1} << (std::numeric_limits<T>::digits - 2));  // 2^22 for float
+}
+// the check's argument (DeviceOracle::largest_prefix_sum) needs sums up to 2 bound + one step exact
+static_assert(2.0 * exact_prefix_bound<float>() + kExactStep <= 0x1.0p24, "exact float sums need partial sums <= 2^24");
+
+template <typename T, typename Op = Sum, Draw draw = Draw::Random>
 SG_HOST_DEVICE T random_value(std::uint64_t seed, std::size_t index) {
   const std::uint64_t bits = hash64(seed * 0x2545F4914F6CDD1Dull ^ hash64(index));
   if constexpr (std::is_same_v<Op, AffineCompose>) {
@@ -49,6 +82,8 @@ SG_HOST_DEVICE T random_value(std::uint64_t seed, std::size_t index) {
     // trend of one unit per 4 elements, noise in [-1000, 1000]
     const std::int64_t noise = static_cast<std::int64_t>(bits % 2001) - 1000;
     return static_cast<T>(static_cast<std::int64_t>(index / 4) + noise);
+  } else if constexpr (std::is_floating_point_v<T> && draw == Draw::Exact) {
+    return static_cast<T>(static_cast<int>(bits % (2 * kExactStep + 1)) - kExactStep);  // [-4, 4]
   } else if constexpr (std::is_floating_point_v<T>) {
     return static_cast<T>(static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0);  // [-1, 1)
   } else {
@@ -56,10 +91,10 @@ SG_HOST_DEVICE T random_value(std::uint64_t seed, std::size_t index) {
   }
 }
 
-template <typename T, typename Op = Sum>
+template <typename T, typename Op = Sum, Draw draw = Draw::Random>
 std::vector<T> random_input(std::size_t n, std::uint64_t seed) {
   std::vector<T> values(n);
-  for (std::size_t i = 0; i < n; ++i) values[i] = random_value<T, Op>(seed, i);
+  for (std::size_t i = 0; i < n; ++i) values[i] = random_value<T, Op, draw>(seed, i);
   return values;
 }
 

@@ -1,4 +1,6 @@
-// Host tests: the 2,022-size problem suite (suite.hpp) and the non-commutative operator.
+// Host tests: the 2,022-size problem suite (suite.hpp), its exact float inputs (inputs.hpp)
+// and the non-commutative operator.
+#include "common/inputs.hpp"
 #include "common/operators.hpp"
 #include "common/reference.hpp"
 #include "common/suite.hpp"
@@ -8,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <vector>
 
@@ -39,6 +42,63 @@ TEST_CASE("suite: the uniform half covers the range evenly, the log-normal half 
   CHECK(upper_half > 400);         // about half of the 1,000 uniform sizes
   CHECK(upper_half < 600);
   CHECK(exponent_10_to_22 > 700);  // most of the log-normal ones (and a few uniform ones)
+}
+
+TEST_CASE("suite inputs: exact float sums are the integers [-4, 4], mean 0; integer and max inputs stay as they are") {
+  const std::vector<float> values = sg::random_input<float, sg::Sum, sg::Draw::Exact>(1 << 20, 11);
+  std::vector<std::size_t> count(2 * sg::kExactStep + 1);
+  double sum = 0;
+  std::size_t outside = 0;  // not an integer in [-4, 4]
+  for (float x : values) {
+    if (x != std::round(x) || std::abs(x) > sg::kExactStep) {
+      ++outside;
+      continue;
+    }
+    ++count[static_cast<std::size_t>(x + sg::kExactStep)];
+    sum += x;
+  }
+  REQUIRE(outside == 0);
+  for (std::size_t c : count) CHECK(c > values.size() / 10);  // each of the 9 values: about 1/9 of them
+  CHECK(std::abs(sum / static_cast<double>(values.size())) < 0.02);
+  CHECK(values != sg::random_input<float, sg::Sum, sg::Draw::Exact>(1 << 20, 12));
+  // the same draw on the device: random_value is the one definition both use
+  CHECK(values[12345] == sg::random_value<float, sg::Sum, sg::Draw::Exact>(11, 12345));
+
+  CHECK(sg::random_input<std::int32_t, sg::Sum, sg::Draw::Exact>(1000, 5) == sg::random_input<std::int32_t, sg::Sum>(1000, 5));
+  CHECK(sg::random_input<std::int64_t, sg::Max, sg::Draw::Exact>(1000, 5) == sg::random_input<std::int64_t, sg::Max>(1000, 5));
+  CHECK(sg::random_input<float, sg::Max, sg::Draw::Exact>(1000, 5) == sg::random_input<float, sg::Max>(1000, 5));
+  const std::vector<float> maxima = sg::random_input<float, sg::Max, sg::Draw::Exact>(1 << 16, 5);
+  CHECK(std::none_of(maxima.begin(), maxima.end(), [](float x) { return std::isnan(x); }));
+}
+
+TEST_CASE("suite inputs: exact float sums give the same bits in every order, far inside the bound") {
+  CHECK(sg::exact_prefix_bound<float>() == 0x1.0p22f);
+  CHECK(2.0 * sg::exact_prefix_bound<float>() + sg::kExactStep <= 0x1.0p24);
+  CHECK(sg::exact_prefix_bound<double>() == 0x1.0p51);
+
+  const std::size_t n = (std::size_t{1} << 22) + 3;
+  const std::vector<float> x = sg::random_input<float, sg::Sum, sg::Draw::Exact>(n, 2024);
+  std::vector<float> scan(n);  // accumulated in float, left to right
+  sg::sequential_inclusive_scan(x.data(), scan.data(), n, sg::Sum{});
+  const std::vector<double> exact = sg::reference_inclusive_scan(x, sg::Sum{});  // in double
+  std::size_t rounded = 0;
+  float largest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (static_cast<double>(scan[i]) != exact[i]) ++rounded;
+    largest = std::max(largest, std::abs(scan[i]));
+  }
+  CHECK(rounded == 0);
+  // a random walk: about 2.58 sqrt(n) = 5,300 here, nowhere near 2^22
+  CHECK(largest < sg::exact_prefix_bound<float>() / 64);
+
+  // any association order: a balanced tree, and right to left, give the same float total
+  const std::function<float(std::size_t, std::size_t)> tree = [&](std::size_t begin, std::size_t end) -> float {
+    return end - begin == 1 ? x[begin] : tree(begin, begin + (end - begin) / 2) + tree(begin + (end - begin) / 2, end);
+  };
+  float right_to_left = 0;
+  for (std::size_t i = n; i-- > 0;) right_to_left += x[i];
+  CHECK(tree(0, n) == scan[n - 1]);
+  CHECK(right_to_left == scan[n - 1]);
 }
 
 TEST_CASE("operators: affine composition is associative, not commutative, with identity x -> x") {
