@@ -15,7 +15,9 @@
 //   --help
 //
 // A chapter that needs a flag of its own (chapter 10's --keep) lists it in
-// Options::extra_flags: its name, its help line and a function that parses its value.
+// Options::extra_flags: its name, its help line and a function that parses its value. One
+// that has no use for a shared flag (chapter 10 has no operator) lists it in
+// Options::refused_flags with the reason: naming it is then an error, and --help omits it.
 // Unknown flags and bad values throw UsageError; main() prints it and exits with code 2.
 #pragma once
 
@@ -43,6 +45,12 @@ struct ExtraFlag {
   std::function<void(const std::string& value)> parse;
 };
 
+// A shared flag a program does not accept, and why ("--op", "chapter 10 compacts; ...").
+struct RefusedFlag {
+  std::string flag;
+  std::string reason;
+};
+
 struct Options {
   std::vector<std::size_t> sizes{std::size_t{1} << 26};
   int iters = 50;
@@ -59,6 +67,7 @@ struct Options {
   int repeat = 1;
   bool help = false;
   std::vector<ExtraFlag> extra_flags;
+  std::vector<RefusedFlag> refused_flags;
 };
 
 // Exit codes shared by every program.
@@ -177,6 +186,8 @@ inline Options parse_options(int argc, const char* const* argv, Options options 
     auto no_value = [&]() {
       if (has_value) throw UsageError(flag + " takes no value");
     };
+    for (const RefusedFlag& refused : options.refused_flags)
+      if (flag == refused.flag) throw UsageError(flag + ": " + refused.reason);
 
     if (flag == "--n") {
       options.sizes.clear();
@@ -235,22 +246,26 @@ inline Options parse_options(int argc, const char* const* argv, Options options 
 
 inline std::string usage(const std::string& program, const std::string& description, const Options& defaults = Options{}) {
   std::ostringstream text;
-  text << "usage: " << program << " [flags]\n"
-       << description << "\n\n"
-       << "  --n LIST          sizes in elements: 1000, 2^26, 2^26+1, 64M, or 'suite' (2,022 sizes) (default";
-  for (std::size_t i = 0; i < defaults.sizes.size(); ++i) text << (i ? "," : " ") << defaults.sizes[i];
-  text << ")\n"
-       << "  --iters N         timed repetitions; median and min are reported (default " << defaults.iters << ")\n"
-       << "  --warmup N        untimed runs before timing (default " << defaults.warmup << ")\n"
-       << "  --seed S          input seed (default: a fresh one, printed)\n"
-       << "  --variant LIST    run only variants whose name contains one of these\n"
-       << "  --type T          int32, int64 or float (default " << defaults.type << ")\n"
-       << "  --op OP           sum or max (default " << defaults.op << ")\n"
-       << "  --csv             comma-separated output\n"
-       << "  --check           validate against the CPU reference (default)\n"
-       << "  --no-check        skip validation (profiling runs)\n"
-       << "  --no-timing       validate only, time nothing\n"
-       << "  --repeat R        with --n suite: every size R times with fresh data (a stress run)\n";
+  auto shared = [&](const std::string& flag, const std::string& line) {  // a shared flag's line, unless refused
+    for (const RefusedFlag& refused : defaults.refused_flags)
+      if (flag == refused.flag) return;
+    text << line << "\n";
+  };
+  std::string sizes;
+  for (std::size_t i = 0; i < defaults.sizes.size(); ++i) sizes += (i ? "," : " ") + std::to_string(defaults.sizes[i]);
+  text << "usage: " << program << " [flags]\n" << description << "\n\n";
+  shared("--n", "  --n LIST          sizes in elements: 1000, 2^26, 2^26+1, 64M, or 'suite' (2,022 sizes) (default" + sizes + ")");
+  shared("--iters", "  --iters N         timed repetitions; median and min are reported (default " + std::to_string(defaults.iters) + ")");
+  shared("--warmup", "  --warmup N        untimed runs before timing (default " + std::to_string(defaults.warmup) + ")");
+  shared("--seed", "  --seed S          input seed (default: a fresh one, printed)");
+  shared("--variant", "  --variant LIST    run only variants whose name contains one of these");
+  shared("--type", "  --type T          int32, int64 or float (default " + defaults.type + ")");
+  shared("--op", "  --op OP           sum or max (default " + defaults.op + ")");
+  shared("--csv", "  --csv             comma-separated output");
+  shared("--check", "  --check           validate against the CPU reference (default)");
+  shared("--no-check", "  --no-check        skip validation (profiling runs)");
+  shared("--no-timing", "  --no-timing       validate only, time nothing");
+  shared("--repeat", "  --repeat R        with --n suite: every size R times with fresh data (a stress run)");
   for (const ExtraFlag& extra : defaults.extra_flags) {
     std::string name = extra.flag + " " + extra.value_name;
     name.resize(std::max<std::size_t>(name.size(), 17), ' ');

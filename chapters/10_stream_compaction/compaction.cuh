@@ -174,6 +174,9 @@ inline double map_scan_scatter(std::size_t n, std::size_t kept, std::size_t s) {
   return 2.0 * static_cast<double>(s) * nn + 4.0 * o * nn + static_cast<double>(s) * static_cast<double>(kept) +
          sizeof(unsigned long long);
 }
+inline double cpu_with_scan(std::size_t n, std::size_t kept, std::size_t s) {  // in, offsets (written, read), out
+  return static_cast<double>(n) * (2.0 * static_cast<double>(s) + 2.0 * sizeof(std::size_t)) + static_cast<double>(kept * s);
+}
 }  // namespace model
 
 template <typename T>
@@ -183,8 +186,12 @@ struct Compactor {
   CompactionModel model_bytes = model::fused;
   std::size_t (*scratch_bytes)(std::size_t n) = nullptr;  // device memory the launcher takes, if any
   std::size_t tile = 0;                                   // elements per tile (tests put one-hots on its boundaries)
+  std::size_t max_n = std::numeric_limits<std::size_t>::max();  // above it the variant is not run ...
+  std::string skipped_above{};                                   // ... and its row says this instead
 
   std::size_t scratch_for(std::size_t n) const { return scratch_bytes != nullptr ? scratch_bytes(n) : 0; }
+  // "" where the variant runs at n; otherwise why not. The table, the tests and the suite all ask this.
+  std::string skip_reason(std::size_t n) const { return n > max_n ? skipped_above : std::string(); }
 };
 
 }  // namespace ch10

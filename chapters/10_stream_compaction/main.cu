@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
                                                                                                          : ch10::Rule::kNonZero);
        }},
   };
+  // The shared flags this program has no use for: naming one is an error, not a silent no-op.
+  defaults.refused_flags = {{"--op", "chapter 10 compacts; it has no operator (its predicates are --rule)"}};
   return sg::program_main(argc, argv, std::string(ch10::Chapter::id) + ": " + ch10::Chapter::title, defaults,
                           [&](const sg::Options& options, const sg::DeviceInfo& device) {
                             return ch10::run_program(options, device, keep, rules);

@@ -6,11 +6,18 @@
 // built from the same pieces: seeded inputs, poisoned outputs, rotating buffer sets timed
 // with CUDA events against a copy of the same n, the same report rows.
 //
-// For each n, each rule (x > t, x != 0) and each --keep fraction:
-//   the copy of n elements; the CPU versions (timed on the host); every GPU variant: poisoned
-//   output and count, one run checked against the CPU loop (count, every survivor in order,
-//   nothing written at or past out[count]); then timed, and every output the timed runs
-//   wrote checked again.
+// For each n: the copy of n elements; then, for each rule (x > t, x != 0) and each --keep
+// fraction, the chapter's own rows: the CPU versions (timed on the host) and its GPU
+// variants; then, for each rule and fraction again, the libraries' rows (CUB, Thrust). A GPU
+// row: poisoned output and count, one run checked against the CPU loop (count, every survivor
+// in order, nothing written at or past out[count]); then timed, and every output the timed
+// runs wrote checked again.
+//
+// A row that throws prints FAIL with the error, and the table goes on. Unless the error took
+// the CUDA context with it (a fault in a kernel: an illegal address, a trap), which every later
+// call would return: then the table stops, names the rows it could not run, and the program
+// exits with code 1. Hence the order above: a library that faults costs none of the chapter's
+// rows at that size.
 // --n suite: the 2,022 sizes (fresh data, a rule and keep fraction per size), inputs drawn
 // and outputs compared on the GPU against CUB's DeviceSelect::If, at powers of two also
 // against the CPU loop.
@@ -26,6 +33,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -41,6 +50,9 @@ struct LabelledCompactor {
   std::string label;
   Compactor<T> compactor;
 };
+
+// A library's compaction (CUB, Thrust) rather than one of the chapter's.
+inline bool is_library(const std::string& label) { return label.find("baseline/") != std::string::npos; }
 
 // ---- checking one output --------------------------------------------------------------------
 
@@ -80,6 +92,7 @@ inline std::string keep_label(Rule rule, double keep) {
 }
 
 inline constexpr std::size_t kLargestCpuRow = std::size_t{1} << 26;  // above: no CPU rows
+inline CompactionModel cpu_model(bool with_scan) { return with_scan ? model::cpu_with_scan : model::must_move; }
 
 template <typename T>
 class CompactionBench {
@@ -123,12 +136,7 @@ class CompactionBench {
 
   // The CPU versions, timed on the host (a few runs: they take 100s of ms at 2^26).
   sg::ReportRow cpu_row(const std::string& label, bool with_scan) const {
-    if (n_ > kLargestCpuRow) {  // seconds per run: the host tests check these versions
-      sg::ReportRow row = row_for(label, sg::Timing{}, with_scan ? model_of(cpu_scan_bytes) : model_of(model::must_move));
-      row.timed = false;
-      row.check = "skipped: the CPU rows stop at 2^26";
-      return row;
-    }
+    if (n_ > kLargestCpuRow) return untimed_row(label, cpu_model(with_scan), "skipped: the CPU rows stop at 2^26");  // the host tests check them
     std::vector<T> out(n_);
     std::vector<std::size_t> offsets(with_scan ? n_ : 0);
     auto run = [&] {
@@ -139,12 +147,21 @@ class CompactionBench {
     std::size_t count = run();
     if (options_.timing) timing = sg::time_host([&] { count = run(); }, 0, std::min(options_.iters, 3));
     out.resize(count);
-    sg::ReportRow row = row_for(label, timing, with_scan ? model_of(cpu_scan_bytes) : model_of(model::must_move));
-    row.check = out == expected_ ? "ok" : "FAIL: differs from the loop";
+    sg::ReportRow row = row_for(label, timing, model_of(cpu_model(with_scan)));
+    row.check = !options_.check ? "-" : out == expected_ ? "ok" : "FAIL: differs from the loop";
+    return row;
+  }
+
+  // A row that was not run, or did not finish: the model's columns and `check`.
+  sg::ReportRow untimed_row(const std::string& label, CompactionModel model, const std::string& check) const {
+    sg::ReportRow row = row_for(label, sg::Timing{}, model_of(model));
+    row.timed = false;
+    row.check = check;
     return row;
   }
 
   sg::ReportRow run(const Compactor<T>& variant, const std::string& label) {
+    if (const std::string why = variant.skip_reason(n_); !why.empty()) return untimed_row(label, variant.model_bytes, why);
     nvtxRangePushA(label.c_str());
     sg::Validation before, after;
     std::string stuck_before, stuck_after;
@@ -173,9 +190,6 @@ class CompactionBench {
   }
 
  private:
-  static double cpu_scan_bytes(std::size_t n, std::size_t kept, std::size_t s) {  // in, offsets (written, read), out
-    return static_cast<double>(n) * (2.0 * static_cast<double>(s) + 2.0 * sizeof(std::size_t)) + static_cast<double>(kept * s);
-  }
   double model_of(CompactionModel model) const { return model(n_, kept(), sizeof(T)); }
 
   sg::ReportRow row_for(const std::string& label, const sg::Timing& timing, double model_bytes) const {
@@ -253,10 +267,12 @@ bool run_compaction_suite(const std::vector<LabelledCompactor<T>>& all, const sg
     cudaStream_t stream = nullptr;
     std::vector<LabelledCompactor<T>> variants;
     for (const auto& v : all)  // the CPU rows and the libraries are not what the suite tests
-      if (sg::variant_selected(options, v.label) && v.label.find("baseline/") == std::string::npos) variants.push_back(v);
+      if (sg::variant_selected(options, v.label) && !is_library(v.label)) variants.push_back(v);
     if (variants.empty()) throw sg::UsageError("--n suite: no GPU compaction of this chapter selected");
     if (options.timing) throw sg::UsageError("this chapter's suite validates only: add --no-timing");
     const std::size_t largest = *std::max_element(options.sizes.begin(), options.sizes.end());
+    if (largest > kSelectIfMaxItems)  // CUB is the suite's reference: not where it faults (baselines.cuh)
+      throw sg::UsageError("--n suite compares every output with CUB's, but CUB is " + select_if_skipped());
     double scratch = 0;
     for (const auto& v : variants) scratch = std::max<double>(scratch, static_cast<double>(v.compactor.scratch_for(largest)));
     scratch = std::max<double>(scratch, static_cast<double>(cub_select_scratch_bytes<T>(largest)));
@@ -357,40 +373,140 @@ bool run_compaction_suite(const std::vector<LabelledCompactor<T>>& all, const sg
 
 // ---- the program's body: every size, rule and fraction ---------------------------------------
 
+// One row of the table: a CPU version (gpu == nullptr) or a GPU variant, at the size_index-th
+// --n, one rule and one fraction.
+template <typename T>
+struct TableRow {
+  std::size_t size_index = 0;
+  std::size_t n = 0;
+  Rule rule = Rule::kGreater;
+  double keep = 0;
+  std::string label;
+  const LabelledCompactor<T>* gpu = nullptr;
+  bool cpu_with_scan = false;
+
+  CompactionModel model() const { return gpu != nullptr ? gpu->compactor.model_bytes : cpu_model(cpu_with_scan); }
+  bool same_input(const TableRow& other) const { return size_index == other.size_index && rule == other.rule && keep == other.keep; }
+};
+
+// The selected rows in the order they run: at each size, the chapter's own for every rule and
+// fraction, then the libraries' (see the top of this file).
+template <typename T>
+std::vector<TableRow<T>> plan_table(const std::vector<LabelledCompactor<T>>& variants, const sg::Options& options,
+                                    const TableChoices& choices, const std::string& prefix) {
+  std::vector<TableRow<T>> rows;
+  for (std::size_t size = 0; size < options.sizes.size(); ++size)
+    for (bool libraries : {false, true})
+      for (Rule rule : choices.rules)
+        for (double keep : choices.keep) {
+          const std::size_t n = options.sizes[size];
+          const std::string tag = keep_label(rule, keep);
+          for (bool with_scan : {false, true}) {
+            const std::string label = prefix + (with_scan ? "cpu/with_scan" : "cpu/loop") + tag;
+            if (!libraries && sg::variant_selected(options, label)) rows.push_back({size, n, rule, keep, label, nullptr, with_scan});
+          }
+          for (const auto& v : variants)
+            if (is_library(v.label) == libraries && sg::variant_selected(options, v.label + tag))
+              rows.push_back({size, n, rule, keep, v.label + tag, &v, false});
+        }
+  return rows;
+}
+
+// After an error: the one that took the CUDA context, or cudaSuccess if the context still
+// works. A bad launch configuration or a failed allocation is reported once and cleared; a
+// fault in a kernel is sticky: synchronising returns it again, however often it is cleared.
+inline cudaError_t lost_context_error() {
+  cudaGetLastError();
+  if (cudaDeviceSynchronize() == cudaSuccess) return cudaSuccess;
+  cudaGetLastError();
+  return cudaDeviceSynchronize();
+}
+
+// Not enough memory for an input or a row (exit code 3 if nothing else failed).
+inline bool out_of_memory(const std::exception& error) {
+  if (dynamic_cast<const std::bad_alloc*>(&error) != nullptr || dynamic_cast<const sg::EnvironmentError*>(&error) != nullptr) return true;
+  const auto* cuda = dynamic_cast<const sg::CudaError*>(&error);
+  return cuda != nullptr && cuda->code() == cudaErrorMemoryAllocation;
+}
+
+// An error as a row says it ("out of host memory", as program_main says it, and as the huge
+// test looks for to skip on a small machine).
+inline std::string failure_text(const std::exception& error) {
+  if (dynamic_cast<const std::bad_alloc*>(&error) != nullptr) return std::string("out of host memory (") + error.what() + ")";
+  return error.what();
+}
+
+// Why the table stops (`where` the error showed), and the rows from rows[first_not_run] on that it
+// cannot run: the context is lost, and every later CUDA call would fail.
+template <typename T>
+std::string context_lost(cudaError_t error, const std::string& where, const std::vector<TableRow<T>>& rows, std::size_t first_not_run) {
+  std::string text = std::string("the CUDA context is lost (") + cudaGetErrorName(error) + ": " + cudaGetErrorString(error) + ") " +
+                     where + "; every later CUDA call fails, so ";
+  if (first_not_run == rows.size()) return text + "the table ends here (that was its last row)";
+  text += std::to_string(rows.size() - first_not_run) + " row(s) could not be run:";
+  for (std::size_t r = first_not_run; r < rows.size(); ++r) text += "\n  " + rows[r].label + " at n = " + std::to_string(rows[r].n);
+  return text;
+}
+
+// Returns false if a result was wrong or a row failed; throws EnvironmentError (exit code 3)
+// if the only failures were a lack of memory, and CudaError (exit code 1) once the context is lost.
 template <typename T>
 bool run_compaction_table(const std::vector<LabelledCompactor<T>>& variants, const sg::Options& options, const sg::DeviceInfo& device,
                           const TableChoices& choices, const std::string& prefix) {
   if (options.suite) return run_compaction_suite(variants, options);
   cudaStream_t stream = nullptr;
+  const std::vector<TableRow<T>> rows = plan_table(variants, options, choices, prefix);
+  std::unique_ptr<CompactionBench<T>> bench;  // the input of the row being run
   bool all_valid = true;
-  for (std::size_t n : options.sizes) {
-    double scratch = 0;
-    for (const auto& v : variants)
-      if (sg::variant_selected(options, v.label)) scratch = std::max<double>(scratch, static_cast<double>(v.compactor.scratch_for(n)));
-    bool first = true;
-    for (Rule rule : choices.rules) {
-      for (double keep : choices.keep) {
-        CompactionBench<T> bench(device, options, n, rule, keep, scratch, stream);
-        if (first) print_compaction_row<T>(bench.copy_row(), options);
-        first = false;
-        const std::string tag = keep_label(rule, keep);
-        for (const char* cpu : {"cpu/loop", "cpu/with_scan"}) {
-          const std::string label = prefix + cpu + tag;
-          if (!sg::variant_selected(options, label)) continue;
-          const sg::ReportRow row = bench.cpu_row(label, std::string(cpu) == "cpu/with_scan");
-          all_valid = all_valid && (row.check == "ok" || row.check.rfind("skipped", 0) == 0);
-          print_compaction_row<T>(row, options);
-        }
-        for (const auto& v : variants) {
-          if (!sg::variant_selected(options, v.label + tag)) continue;
-          const sg::ReportRow row = bench.run(v.compactor, v.label + tag);
-          all_valid = all_valid && (row.check == "ok" || row.check == "-");
-          print_compaction_row<T>(row, options);
-        }
+  std::string memory_failure;  // the first failure for lack of memory
+  // A failure that left the context working: counted, and said in the row (or line) it ends.
+  auto failure = [&](const std::exception& error) {
+    std::string text = failure_text(error);
+    if (const std::string stuck = sg::stuck_wait_report(); !stuck.empty()) text += "; " + stuck;  // not the next row's
+    if (!out_of_memory(error)) all_valid = false;
+    else if (memory_failure.empty()) memory_failure = text;
+    return text;
+  };
+  std::size_t copy_printed = rows.size();  // the size_index whose copy row is printed
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const TableRow<T>& row = rows[r];
+    if (r == 0 || !row.same_input(rows[r - 1])) {
+      double scratch = 0;  // for every selected variant that runs at this n
+      for (const auto& v : variants)
+        if (sg::variant_selected(options, v.label) && v.compactor.skip_reason(row.n).empty())
+          scratch = std::max<double>(scratch, static_cast<double>(v.compactor.scratch_for(row.n)));
+      bench.reset();  // its buffers are freed before the next input's are allocated
+      try {
+        bench = std::make_unique<CompactionBench<T>>(device, options, row.n, row.rule, row.keep, scratch, stream);
+      } catch (const std::exception& error) {
+        if (const cudaError_t lost = lost_context_error(); lost != cudaSuccess)
+          throw sg::CudaError(lost, context_lost(lost, "while preparing the input of " + row.label + " at n = " + std::to_string(row.n), rows, r));
+        std::printf("%sn = %zu%s: not run: %s\n", options.csv ? "# " : "", row.n, keep_label(row.rule, row.keep).c_str(),
+                    failure(error).c_str());
+      }
+      if (bench && copy_printed != row.size_index) {
+        print_compaction_row<T>(bench->copy_row(), options);
+        copy_printed = row.size_index;
       }
     }
-    if (!options.csv && options.sizes.size() > 1) std::printf("\n");
+    if (bench) {
+      sg::ReportRow result;
+      try {
+        result = row.gpu != nullptr ? bench->run(row.gpu->compactor, row.label) : bench->cpu_row(row.label, row.cpu_with_scan);
+        all_valid = all_valid && (result.check == "ok" || result.check == "-" || result.check.rfind("skipped", 0) == 0);
+      } catch (const std::exception& error) {
+        const cudaError_t lost = lost_context_error();
+        result = bench->untimed_row(row.label, row.model(), "FAIL: " + (lost != cudaSuccess ? failure_text(error) : failure(error)));
+        if (lost != cudaSuccess) {
+          print_compaction_row<T>(result, options);
+          throw sg::CudaError(lost, context_lost(lost, "in " + row.label + " at n = " + std::to_string(row.n), rows, r + 1));
+        }
+      }
+      print_compaction_row<T>(result, options);
+    }
+    if (!options.csv && options.sizes.size() > 1 && (r + 1 == rows.size() || rows[r + 1].size_index != row.size_index)) std::printf("\n");
   }
+  if (all_valid && !memory_failure.empty()) throw sg::EnvironmentError(memory_failure);
   return all_valid;
 }
 

@@ -5,6 +5,8 @@
 //   baseline/cub/select_if        CUB, same run
 //   baseline/thrust/copy_if       Thrust, same run (count copied back to the host)
 //   fused/sweep/...               int32 only: one knob at a time around the fused pass
+// The table runs the libraries' rows (baseline/...) after the chapter's own at each size, and
+// neither library above 2^31 - 1 elements (baselines.cuh says why).
 #include "10_stream_compaction/baselines.cuh"
 #include "10_stream_compaction/fused.cuh"
 #include "10_stream_compaction/map_scan_scatter.cuh"
@@ -24,8 +26,8 @@ std::vector<Compactor<T>> Chapter::variants() {
       {"map_scan_scatter/ch09", map_scan_scatter<T>, model::map_scan_scatter, map_scan_scatter_scratch_bytes,
        ch09::kTunedTileItems<unsigned int, ch09::Tuned>},
       {"fused/ballot_lookback", fused_compact<T>, model::fused, nullptr, tile},
-      {"baseline/cub/select_if", cub_compact<T>, model::fused, cub_select_scratch_bytes<T>, 0},
-      {"baseline/thrust/copy_if", thrust_compact<T>, model::fused, nullptr, 0},
+      {"baseline/cub/select_if", cub_compact<T>, model::fused, cub_select_scratch_bytes<T>, 0, kSelectIfMaxItems, select_if_skipped()},
+      {"baseline/thrust/copy_if", thrust_compact<T>, model::fused, nullptr, 0, kSelectIfMaxItems, select_if_skipped("thrust::copy_if")},
   };
   if constexpr (std::is_same_v<T, std::int32_t>) {
     // fused/ballot_lookback is CompactTuned = Tuning<128, 192, 1245, 648, 4, true, 12> with
