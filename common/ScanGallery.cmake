@@ -92,8 +92,10 @@ endfunction()
 # Options for chapters that scan whole arrays:
 #   SUITE                the 2,022-size suite (suite.hpp) as tests labelled "suite": int32 sum
 #                        and int64 max, every full-array variant, validated on the GPU
-#   HUGE <variants>      a run above 2^31 elements (label "huge", one at a time: about 17 GiB
-#                        of device and 26 GiB of host memory) of the variants named
+#   HUGE <variants>      a run of 2^31 + 3 int32 (label "huge", one at a time) of the variants
+#                        named: about 16 GiB of device memory (input and output) and up to
+#                        32 GiB of host memory (the input, one CPU reference per kind of output,
+#                        inclusive or exclusive, and one downloaded output: 3 or 4 x 8 GiB)
 # And for a chapter whose variants are not scans of one array on one GPU:
 #   OWN_TABLE            the tour calls chNN::tour_table(options, device), which prints the
 #                        chapter's own table, instead of listing chNN::Chapter::variants<T, Op>()

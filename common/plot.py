@@ -193,7 +193,7 @@ def draw_scaling(rows, device, title, output):
         points.sort()
         line, = ax.plot([p[0] for p in points], [100 * p[1] for p in points], marker="o", label=f"{variant}, {gpus} GPUs")
         ax.plot([p[0] for p in points], [100 * p[2] for p in points], linestyle=":", color=line.get_color())
-    ax.axhline(85, color="black", linestyle="--", linewidth=1, label="target: 85%")
+    ax.axhline(85, color="black", linestyle="--", linewidth=1, label="85% efficiency")
     ax.set_ylabel("parallel efficiency, % (one GPU's chapter 09 scan / (GPUs x time))")
     ax.set_xlabel("n (elements, the whole array)")
     ax.set_ylim(0, 105)

@@ -2,7 +2,7 @@
 //
 // CUB (part of CCCL, shipped with the CUDA Toolkit) implements the single-pass scan with
 // decoupled look-back that chapter 09 builds: its time is what a production scan achieves
-// on this GPU, and its "x copy" is the target for the gallery's last chapters.
+// on this GPU, and its "x copy" is the number the gallery's last chapters race.
 //
 // Model: 2n bytes (single pass: read n + write n), plus a few bytes per tile of status.
 #pragma once

@@ -1,7 +1,7 @@
 // Chapter 01 - reduction: the block-level building blocks that later chapters reuse.
 //
-// This header holds the reduction pieces that chapter 07 (reduce-then-scan) and later
-// chapters include, so that there is one definition of each:
+// This header holds this chapter's block-level reduction pieces, and the 16-byte Vector16 and
+// reduce_vector that chapters 06 and 07 include, so that there is one definition of each:
 //
 //   warp_reduce(value, op)                    32 values -> 1: five register shuffles
 //   block_reduce<kThreads>(value, op, warp_totals)
@@ -16,8 +16,9 @@
 //
 // The operator must be associative and commutative (sg::Sum and sg::Max are). These functions
 // combine elements in another order than the input's: the butterfly pairs lanes, and a thread
-// strides through the range. Chapter 07's upsweep only needs each block's total, so this is
-// fine there too. A scan has to keep the input's order, and chapter 03 has the warp scan for it.
+// strides through the range. Chapter 07's upsweep keeps the input's order (it serves any
+// associative operator), so it has a loop of its own (reduce_range, on chapter 03's warp scan)
+// and takes only Vector16 and reduce_vector from here.
 #pragma once
 
 #include "03_hillis_steele/warp_scan.cuh"  // kWarpSize, kFullWarp, lane_id (the warp *scan* is chapter 03's)

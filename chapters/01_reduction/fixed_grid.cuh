@@ -2,8 +2,9 @@
 // "in-only" skeleton with a reduction inside). This is the variant that reaches the byte model.
 //
 // Where it sits: the last step of the chapter's progression (reduction.cuh has the first
-// four), and the upsweep that chapter 07's reduce-then-scan reuses: the same grid, the same
-// even share of the input, the same per-block totals.
+// four), and the model for chapter 07's upsweep, which takes even_share from here and computes
+// the same per-block totals with a loop of its own that keeps the input's order (any
+// associative operator; this kernel needs a commutative one).
 //
 // Model: work n - 1 operator applications; depth n / (C x 256) serial steps in a thread plus
 //        10 shuffle steps, then the same for the C partials; bytes moved n + 2C + 1 elements

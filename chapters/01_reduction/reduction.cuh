@@ -3,8 +3,8 @@
 // Where it sits: the first operator after chapter 00's copy. A reduction is "in-only": it
 // reads n elements and writes one, so by the byte model it costs half a copy. It is also
 // the upsweep of reduce-then-scan (chapter 07): every block first reduces its part of the
-// input, exactly as here. Extends chapter 00 by an operator: the copy's loads stay, and
-// its stores become a reduction tree.
+// input, as here (chapter 07 with a loop of its own that keeps the input's order). Extends
+// chapter 00 by an operator: the copy's loads stay, and its stores become a reduction tree.
 //
 // Model: work n - 1 operator applications, depth log2(n) steps, bytes moved n + 1
 //        elements (read n, write 1) -> 0.5 x copy. The partials between passes add

@@ -2,7 +2,8 @@
 //
 // Where it sits: chapter 07 reads the array twice; a scan must read it at least once and
 // write it once. This chapter extends chapter 05's block scan by a message between blocks
-// (the Teaching Kit's "streaming" scan; the "chained scan" of both single-pass reports):
+// (the Teaching Kit's "streaming" scan; the "chained scan" that Willén & Broløs and Liu (2024)
+// start from):
 //
 //   1. take a ticket: tiles are numbered in the order blocks start (an atomic counter)
 //   2. load the tile and reduce it (BlockScan, up to its tile_prefix hook)

@@ -30,7 +30,7 @@
 //
 // Aggregate and inclusive values get separate slots in the separate-array schemes: with one
 // slot rewritten from A's value to P's, a reader that saw A could read P's value (the race
-// seed 004's student fixed by packing).
+// Liu (2024) fixed by packing).
 #pragma once
 
 #include <cuda/atomic>

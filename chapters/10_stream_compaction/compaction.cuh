@@ -11,8 +11,8 @@
 // "kept" flags gives every survivor its place. That is the whole connection, and the three
 // ways this chapter computes it:
 //
-//   cpu/...               the reference: one loop (and the same with a scan, seed 003's two
-//                         CPU versions)
+//   cpu/...               the reference: one loop (and the same with a scan: the two CPU
+//                         versions of Ge's CIS 565 project)
 //   map_scan_scatter/...  the textbook pipeline (map_scan_scatter.cuh): a flags kernel, chapter
 //                         09's scan of the flags, a scatter kernel. Three passes over memory.
 //   fused/...             one pass (fused.cuh): every tile counts its survivors with warp
@@ -52,9 +52,9 @@ namespace ch10 {
 
 // ---- the predicate ------------------------------------------------------------------------
 //
-// The two predicates of the lesson as one small function object: "x != 0" (seed 003) and
-// "x > threshold". Which one is a runtime choice, the same for every thread: the branch costs
-// nothing next to the memory traffic, and one instantiation serves both.
+// The two predicates of the lesson as one small function object: "x != 0" (Ge's CIS 565
+// project) and "x > threshold". Which one is a runtime choice, the same for every thread: the
+// branch costs nothing next to the memory traffic, and one instantiation serves both.
 enum class Rule { kNonZero, kGreater };
 
 inline const char* rule_name(Rule rule) { return rule == Rule::kNonZero ? "x!=0" : "x>t"; }
@@ -112,7 +112,7 @@ std::vector<T> compaction_input(std::size_t n, std::uint64_t seed, Rule rule, do
   return values;
 }
 
-// ---- the CPU versions (seed 003) ------------------------------------------------------------
+// ---- the CPU versions (as in Ge's CIS 565 project) ------------------------------------------
 
 // The reference: one pass, one comparison per element. Returns the count.
 template <typename T, typename Predicate>

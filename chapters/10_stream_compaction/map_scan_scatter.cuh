@@ -1,6 +1,7 @@
 // Chapter 10 - compaction as the textbook builds it: map, scan, scatter.
 //
-// Seed 003's "work-efficient compact" and the Teaching Kit's module 10, three kernels:
+// The "work-efficient compact" of Ge's CIS 565 project and the Teaching Kit's module 10, three
+// kernels:
 //
 //   map       flags[i]   = keep(in[i]) ? 1 : 0                      read s n, write o n
 //   scan      offsets    = exclusive scan of flags (chapter 09, v4)  read o n, write o n
