@@ -62,6 +62,14 @@ def main(path):
         wavefronts_st = get(row, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")[0]
         occupancy = get(row, "sm__warps_active.avg.pct_of_peak_sustained_active")[0]
         theoretical = get(row, "sm__maximum_warps_per_active_cycle_pct")[0]
+        l2_hits = get(row, "lts__t_sector_hit_rate.pct")[0]
+        registers = get(row, "launch__registers_per_thread")[0]
+        shared_mb = to_megabytes(*get(row, "launch__shared_mem_per_block"))
+        shared_kb = None if shared_mb is None else shared_mb * 1e3
+        # blocks per SM as each resource allows: the smallest is the occupancy limiter
+        limits = {what: get(row, f"launch__occupancy_limit_{what}")[0] for what in ("blocks", "registers", "shared_mem", "warps")}
+        known = {what: v for what, v in limits.items() if v is not None}
+        limiter = min(known, key=known.get) if known else None
         stalls = []
         for metric, i in col.items():
             m = STALL.fullmatch(metric)
@@ -79,7 +87,12 @@ def main(path):
         print(f"  DRAM bytes          read {fmt(read, '.1f')} MB, write {fmt(write, '.1f')} MB")
         print(f"  shared memory       load {fmt(wavefronts_ld, '.0f')} wavefronts, {fmt(conflicts_ld, '.0f')} bank conflicts;"
               f" store {fmt(wavefronts_st, '.0f')} wavefronts, {fmt(conflicts_st, '.0f')} bank conflicts")
+        print(f"  L2 hit rate         {fmt(l2_hits, '.1f')} % of sectors")
         print(f"  achieved occupancy  {fmt(occupancy, '.1f')} % (theoretical {fmt(theoretical, '.1f')} %)")
+        if known:
+            per_sm = ", ".join(f"{what} {v:.0f}" for what, v in known.items())
+            print(f"  blocks per SM       {known[limiter]:.0f}, limited by {limiter} (each resource allows: {per_sm});"
+                  f" {fmt(registers, '.0f')} registers/thread, {fmt(shared_kb, '.1f')} KB shared/block")
         top = ", ".join(f"{reason} {100 * v / total:.0f}%" for v, reason in stalls[:3])
         print(f"  top warp stalls     {top if top else 'n/a'}")
         print()

@@ -12,7 +12,8 @@
 #                                duration; memory throughput as % of peak, and of which unit
 #                                (L1, L2, DRAM) is the busiest;
 #                                DRAM bytes read/written; shared-memory bank conflicts;
-#                                achieved occupancy; the top warp stall reasons
+#                                L2 hit rate; achieved occupancy and what limits the
+#                                blocks per SM; the top warp stall reasons
 # Environment: BUILD_DIR (default build), PROFILE_DIR (default profiles), NCU (default ncu),
 # NCU_ARGS (extra ncu flags, e.g. "--launch-count 40" for chapters with many launches).
 set -euo pipefail
@@ -48,6 +49,13 @@ metrics=(
   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
   sm__warps_active.avg.pct_of_peak_sustained_active
   sm__maximum_warps_per_active_cycle_pct
+  lts__t_sector_hit_rate.pct
+  launch__registers_per_thread
+  launch__shared_mem_per_block
+  launch__occupancy_limit_blocks
+  launch__occupancy_limit_registers
+  launch__occupancy_limit_shared_mem
+  launch__occupancy_limit_warps
 )
 stalls=(long_scoreboard barrier membar short_scoreboard mio_throttle lg_throttle math_pipe_throttle wait not_selected
         selected dispatch_stall drain branch_resolving no_instruction sleeping tex_throttle imc_miss)
