@@ -40,7 +40,7 @@ struct UsageError : std::runtime_error {
 // A flag only one program has: parse(value) stores it (or throws UsageError).
 struct ExtraFlag {
   std::string flag;        // "--keep"
-  std::string value_name;  // "LIST", printed in the usage
+  std::string value_name;  // "LIST", printed in the usage; empty: a switch that takes no value
   std::string help;        // one line
   std::function<void(const std::string& value)> parse;
 };
@@ -232,7 +232,12 @@ inline Options parse_options(int argc, const char* const* argv, Options options 
       bool known = false;
       for (const ExtraFlag& extra : options.extra_flags) {
         if (flag != extra.flag) continue;
-        extra.parse(take_value());
+        if (extra.value_name.empty()) {
+          no_value();
+          extra.parse("");
+        } else {
+          extra.parse(take_value());
+        }
         known = true;
         break;
       }
@@ -267,7 +272,7 @@ inline std::string usage(const std::string& program, const std::string& descript
   shared("--no-timing", "  --no-timing       validate only, time nothing");
   shared("--repeat", "  --repeat R        with --n suite: every size R times with fresh data (a stress run)");
   for (const ExtraFlag& extra : defaults.extra_flags) {
-    std::string name = extra.flag + " " + extra.value_name;
+    std::string name = extra.value_name.empty() ? extra.flag : extra.flag + " " + extra.value_name;
     name.resize(std::max<std::size_t>(name.size(), 17), ' ');
     text << "  " << name << " " << extra.help << "\n";
   }

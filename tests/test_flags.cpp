@@ -118,3 +118,16 @@ TEST_CASE("flags: a program's own flag is parsed by its own function and shown i
   CHECK_THROWS_WITH_AS(sg::parse_options(static_cast<int>(other.size()), other.data()), "unknown flag '--keep'", sg::UsageError);
   CHECK(sg::usage("prog", "what it does", defaults).find("--keep LIST") != std::string::npos);
 }
+
+TEST_CASE("flags: a program's own switch takes no value") {
+  bool timeline = false;
+  sg::Options defaults;
+  defaults.extra_flags.push_back({"--timeline", "", "draw the median run", [&](const std::string&) { timeline = true; }});
+  const std::vector<const char*> argv = {"prog", "--timeline", "--n", "1000"};
+  const sg::Options options = sg::parse_options(static_cast<int>(argv.size()), argv.data(), defaults);
+  CHECK(timeline);
+  CHECK(options.sizes == std::vector<std::size_t>{1000});
+  const std::vector<const char*> bad = {"prog", "--timeline=yes"};
+  CHECK_THROWS_WITH_AS(sg::parse_options(static_cast<int>(bad.size()), bad.data(), defaults), "--timeline takes no value", sg::UsageError);
+  CHECK(sg::usage("prog", "what it does", defaults).find("--timeline") != std::string::npos);
+}

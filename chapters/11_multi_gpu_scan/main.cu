@@ -4,6 +4,7 @@
 // Run: ./build/bin/11_multi_gpu_scan --gpus 1,2,4 --n 2^28,2^30,2^31,2^32
 //      ./build/bin/11_multi_gpu_scan --gpus 2 --n 24G --iters 3 --warmup 1 --variant reduce_exchange_scan/inclusive
 //      (24G int32: 192 GB of input and output, more than one H200 holds)
+//      ./build/bin/11_multi_gpu_scan --gpus 2 --n 2^30 --variant reduce_exchange_scan/inclusive --timeline
 #include "11_multi_gpu_scan/gpus.cuh"
 #include "11_multi_gpu_scan/variants.cuh"
 #include "common/program.cuh"
@@ -13,6 +14,7 @@
 
 int main(int argc, char** argv) {
   std::vector<int> gpu_counts;
+  bool timeline = false;
   sg::Options defaults;
   defaults.sizes = {std::size_t{1} << 26, std::size_t{1} << 30};
   defaults.iters = 20;
@@ -23,6 +25,8 @@ int main(int argc, char** argv) {
          for (const std::string& item : sg::detail::split_list(value, "--gpus"))
            gpu_counts.push_back(sg::detail::parse_count(item, "--gpus", 1));
        }},
+      {"--timeline", "", "after each timed row, the median run drawn per GPU: the phase before the exchange, the exchange, the phase after",
+       [&](const std::string&) { timeline = true; }},
   };
   return sg::program_main(argc, argv, std::string(ch11::Chapter::id) + ": " + ch11::Chapter::title, defaults,
                           [&](const sg::Options& options, const sg::DeviceInfo& device) {
@@ -31,6 +35,6 @@ int main(int argc, char** argv) {
                               for (int count = 1; count < visible; count *= 2) gpu_counts.push_back(count);
                               gpu_counts.push_back(visible);
                             }
-                            return ch11::run_program(options, device, gpu_counts);
+                            return ch11::run_program(options, device, gpu_counts, timeline);
                           });
 }

@@ -132,7 +132,44 @@ struct Row {
   bool timed = false;
   double median_ms = 0, min_ms = 0, gb_per_s = 0, speedup = 0, efficiency = 0, nccl_share = 0, model_efficiency = 0;
   std::string check;
+  std::string timeline;  // --timeline: the median run's phases on each GPU (timeline_text)
 };
+
+// ---- the timeline of one run (--timeline) -----------------------------------------------------
+
+// One GPU's share of one run, in ms from that GPU's start event: the phase before the exchange
+// ends at exchange_begin, the exchange (waiting for the slowest GPU included) at exchange_end,
+// the phase after it at end.
+struct GpuPhases {
+  double exchange_begin = 0, exchange_end = 0, end = 0;
+};
+
+// The phases drawn as text, one line per GPU, to scale: '=' before the exchange, 'x' the
+// exchange (at least one character), '#' after it. The phase names come from the variant's name,
+// "<before>_exchange_<after>/...". Each GPU's times start at its own start event (CUDA events
+// of two GPUs cannot be subtracted); one host thread records the starts back to back, with
+// every GPU idle, so they lie within a few microseconds of each other.
+inline std::string timeline_text(const std::string& variant, const std::vector<GpuPhases>& gpus) {
+  const std::string stem = variant.substr(0, variant.find('/'));
+  const std::size_t middle = stem.find("_exchange_");
+  const std::string before = middle == std::string::npos ? "before" : stem.substr(0, middle);
+  const std::string after = middle == std::string::npos ? "after" : stem.substr(middle + 10);
+  double longest = 0;
+  for (const GpuPhases& p : gpus) longest = std::max(longest, p.end);
+  constexpr int kWidth = 60;
+  auto column = [&](double ms) { return longest > 0 ? static_cast<int>(ms / longest * kWidth + 0.5) : 0; };
+  std::string text = "  timeline of the median run (ms from each GPU's start; '=' " + before + ", 'x' exchange, '#' " + after + "):\n";
+  for (std::size_t g = 0; g < gpus.size(); ++g) {
+    const GpuPhases& p = gpus[g];
+    const int x0 = column(p.exchange_begin), x1 = std::max(column(p.exchange_end), x0 + 1), x2 = std::max(column(p.end), x1);
+    char line[256];
+    std::snprintf(line, sizeof line, "  GPU %zu  %s 0.000-%.3f  exchange %.3f-%.3f  %s %.3f-%.3f  |%s%s%s%s|\n", g, before.c_str(),
+                  p.exchange_begin, p.exchange_begin, p.exchange_end, after.c_str(), p.exchange_end, p.end, std::string(x0, '=').c_str(),
+                  std::string(x1 - x0, 'x').c_str(), std::string(x2 - x1, '#').c_str(), std::string(kWidth - std::min(x2, kWidth), ' ').c_str());
+    text += line;
+  }
+  return text;
+}
 
 inline void print_header(bool csv) {
   if (csv) std::printf("variant,n,gpus,median_ms,min_ms,effective_gb_per_s,speedup,efficiency,nccl_share,model_efficiency,valid\n");
@@ -206,7 +243,7 @@ using CheckFunction = std::string (*)(const Gpus&, Distributed<T>&, std::uint64_
 
 template <typename T, typename Op>
 Row run_variant(const Gpus& gpus, Distributed<T>& data, const MultiGpuVariant<T, Op>& variant, CheckFunction<T, Op> check,
-                const sg::Options& options, const Row& single) {
+                const sg::Options& options, const Row& single, bool timeline = false) {
   Row row;
   row.variant = variant.name;
   row.n = data.n;
@@ -259,6 +296,21 @@ Row run_variant(const Gpus& gpus, Distributed<T>& data, const MultiGpuVariant<T,
       });
       times.push_back(longest);
       shares.push_back(longest > 0 ? exchange_longest / longest : 0);
+    }
+    if (timeline) {  // the run whose time is the median
+      std::vector<int> order(times.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+      std::sort(order.begin(), order.end(), [&](int a, int b) { return times[a] < times[b]; });
+      const int r = options.warmup + order[order.size() / 2];
+      std::vector<GpuPhases> phases(gpus.count());
+      gpus.on_each([&](int g) {
+        float begin = 0, end_exchange = 0, end = 0;
+        SG_CUDA(cudaEventElapsedTime(&begin, start[r][g], exchange[r].before[g]));
+        SG_CUDA(cudaEventElapsedTime(&end_exchange, start[r][g], exchange[r].after[g]));
+        SG_CUDA(cudaEventElapsedTime(&end, start[r][g], stop[r][g]));
+        phases[g] = {begin, end_exchange, end};
+      });
+      row.timeline = timeline_text(variant.name, phases);
     }
     gpus.on_each([&](int g) {
       for (int r = 0; r < runs; ++r)

@@ -30,6 +30,18 @@ TEST_CASE("11: shards split n evenly, in order, with nothing left over") {
   }
 }
 
+TEST_CASE("11: the timeline draws each GPU's phases to scale, named after the variant") {
+  const std::string text = ch11::timeline_text("reduce_exchange_scan/inclusive", {{1.0, 1.5, 3.0}, {1.2, 1.5, 2.0}});
+  CHECK(text.find("'=' reduce, 'x' exchange, '#' scan") != std::string::npos);
+  CHECK(text.find("GPU 0  reduce 0.000-1.000  exchange 1.000-1.500  scan 1.500-3.000  |" + std::string(20, '=') + std::string(10, 'x') +
+                  std::string(30, '#') + "|") != std::string::npos);
+  CHECK(text.find("GPU 1  reduce 0.000-1.200  exchange 1.200-1.500  scan 1.500-2.000  |" + std::string(24, '=') + std::string(6, 'x') +
+                  std::string(10, '#') + std::string(20, ' ') + "|") != std::string::npos);
+  // an exchange too short to see still gets its character
+  CHECK(ch11::timeline_text("scan_exchange_fixup/exclusive", {{1.0, 1.0, 2.0}}).find("|" + std::string(30, '=') + "x" + std::string(29, '#')) !=
+        std::string::npos);
+}
+
 namespace {
 
 // Sizes that break a distributed scan over `gpus` GPUs: empty and single-element shards, a

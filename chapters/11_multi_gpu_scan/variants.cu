@@ -29,7 +29,7 @@ template std::vector<MultiGpuVariant<std::int64_t, sg::AffineCompose>> Chapter::
 namespace {
 
 template <typename T, typename Op>
-bool run_typed(const sg::Options& options, const std::vector<int>& gpu_counts) {
+bool run_typed(const sg::Options& options, const std::vector<int>& gpu_counts, bool timeline) {
   std::vector<std::unique_ptr<Gpus>> machines;
   for (int count : gpu_counts) machines.push_back(std::make_unique<Gpus>(count));
   bool all_valid = true;
@@ -52,9 +52,10 @@ bool run_typed(const sg::Options& options, const std::vector<int>& gpu_counts) {
         if (!sg::variant_selected(options, variant.name)) continue;
         const Row row = run_variant<T, Op>(*gpus, data, variant,
                                            variant.exclusive ? check_distributed<T, Op, true> : check_distributed<T, Op, false>, options,
-                                           single);
+                                           single, timeline);
         all_valid = all_valid && (row.check == "ok" || row.check == "-" || row.check.rfind("unchecked", 0) == 0);
         print_row(row, options.csv);
+        if (!options.csv) std::printf("%s", row.timeline.c_str());
       }
     }
   }
@@ -63,7 +64,7 @@ bool run_typed(const sg::Options& options, const std::vector<int>& gpu_counts) {
 
 }  // namespace
 
-bool run_program(const sg::Options& options, const sg::DeviceInfo& device, const std::vector<int>& gpu_counts) {
+bool run_program(const sg::Options& options, const sg::DeviceInfo& device, const std::vector<int>& gpu_counts, bool timeline) {
   const char* c = options.csv ? "# " : "";
   std::printf("%sScan Gallery %s: %s\n%sdevice 0: %s (%d visible)\n", c, Chapter::id, Chapter::title, c, sg::describe(device).c_str(),
               visible_gpus());
@@ -76,11 +77,11 @@ bool run_program(const sg::Options& options, const sg::DeviceInfo& device, const
               "%stime in the exchange (longest GPU); model = the best efficiency the variant's bytes allow (2n against G x its bytes)\n",
               c, c);
   if (options.suite) throw sg::UsageError("this chapter has no --n suite: its tests run the sizes that break scans on every GPU count");
-  if (options.type == "int64") return options.op == "max" ? run_typed<std::int64_t, sg::Max>(options, gpu_counts)
-                                                          : run_typed<std::int64_t, sg::Sum>(options, gpu_counts);
-  if (options.type == "float") return options.op == "max" ? run_typed<float, sg::Max>(options, gpu_counts)
-                                                          : run_typed<float, sg::Sum>(options, gpu_counts);
-  return options.op == "max" ? run_typed<std::int32_t, sg::Max>(options, gpu_counts) : run_typed<std::int32_t, sg::Sum>(options, gpu_counts);
+  if (options.type == "int64") return options.op == "max" ? run_typed<std::int64_t, sg::Max>(options, gpu_counts, timeline)
+                                                          : run_typed<std::int64_t, sg::Sum>(options, gpu_counts, timeline);
+  if (options.type == "float") return options.op == "max" ? run_typed<float, sg::Max>(options, gpu_counts, timeline)
+                                                          : run_typed<float, sg::Sum>(options, gpu_counts, timeline);
+  return options.op == "max" ? run_typed<std::int32_t, sg::Max>(options, gpu_counts, timeline) : run_typed<std::int32_t, sg::Sum>(options, gpu_counts, timeline);
 }
 
 }  // namespace ch11

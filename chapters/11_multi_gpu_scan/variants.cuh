@@ -19,7 +19,8 @@ struct Chapter {
   static std::vector<MultiGpuVariant<T, Op>> variants();
 };
 
-// The program's body: every --n over every GPU count in `gpu_counts`.
-bool run_program(const sg::Options& options, const sg::DeviceInfo& device, const std::vector<int>& gpu_counts);
+// The program's body: every --n over every GPU count in `gpu_counts`; with `timeline`, each timed
+// row is followed by the median run's phases on each GPU.
+bool run_program(const sg::Options& options, const sg::DeviceInfo& device, const std::vector<int>& gpu_counts, bool timeline);
 
 }  // namespace ch11
