@@ -64,6 +64,13 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"v4/sweep/prefetch=ahead_50%", tuned_scan<T, Op, false, Tuning<128, 192, 4000, 1000, 4, true, 50>>, inclusive, model},
         {"v4/sweep/prefetch=ahead_100%", tuned_scan<T, Op, false, Tuning<128, 192, 4000, 1000, 4, true, 100>>, inclusive, model},
         {"diagnostic/tuned_without_lookback", tuned_scan<T, Op, false, Tuned, NoLookBack>, inclusive, model, kTunedTileItems<T, Tuned>},
+        // the same without its L2 prefetch, and prefetching its own tile only: which part of the
+        // prefetch makes the kernel without waits write more than its output (README, "Why
+        // tuned_without_lookback is slower")
+        {"diagnostic/tuned_without_lookback/prefetch=none", tuned_scan<T, Op, false, Tuning<128, 192, 4000, 1000, 4, false, 0>, NoLookBack>,
+         inclusive, model, kTunedTileItems<T, Tuned>},
+        {"diagnostic/tuned_without_lookback/prefetch=own_tile", tuned_scan<T, Op, false, Tuning<128, 192, 4000, 1000, 4, true, 0>, NoLookBack>,
+         inclusive, model, kTunedTileItems<T, Tuned>},
     };
     variants.insert(variants.end(), sweep.begin(), sweep.end());
   }
