@@ -64,9 +64,6 @@ def main(path):
         theoretical = get(row, "sm__maximum_warps_per_active_cycle_pct")[0]
         l2_hits = get(row, "lts__t_sector_hit_rate.pct")[0]
         registers = get(row, "launch__registers_per_thread")[0]
-        # shared memory per block: the kernel's static and dynamic parts
-        shared_parts = [to_megabytes(*get(row, f"launch__shared_mem_per_block_{part}")) for part in ("static", "dynamic")]
-        shared_kb = None if all(v is None for v in shared_parts) else 1e3 * sum(v for v in shared_parts if v is not None)
         # blocks per SM as each resource allows: the smallest is the occupancy limiter
         limits = {what: get(row, f"launch__occupancy_limit_{what}")[0] for what in ("blocks", "registers", "shared_mem", "warps")}
         known = {what: v for what, v in limits.items() if v is not None}
@@ -93,7 +90,7 @@ def main(path):
         if known:
             per_sm = ", ".join(f"{what} {v:.0f}" for what, v in known.items())
             print(f"  blocks per SM       {known[limiter]:.0f}, limited by {limiter} (each resource allows: {per_sm});"
-                  f" {fmt(registers, '.0f')} registers/thread, {fmt(shared_kb, '.1f')} KB shared/block")
+                  f" {fmt(registers, '.0f')} registers/thread")
         top = ", ".join(f"{reason} {100 * v / total:.0f}%" for v, reason in stalls[:3])
         print(f"  top warp stalls     {top if top else 'n/a'}")
         print()

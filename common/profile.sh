@@ -51,8 +51,6 @@ metrics=(
   sm__maximum_warps_per_active_cycle_pct
   lts__t_sector_hit_rate.pct
   launch__registers_per_thread
-  launch__shared_mem_per_block_static
-  launch__shared_mem_per_block_dynamic
   launch__occupancy_limit_blocks
   launch__occupancy_limit_registers
   launch__occupancy_limit_shared_mem
