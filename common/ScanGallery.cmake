@@ -90,8 +90,9 @@ endfunction()
 #                        "<NN_idea>.gpu" (label gpu; skipped without a device)
 #   <NN_idea>_variants   the variant list, linked into the program, the tests and the tour
 # Options for chapters that scan whole arrays:
-#   SUITE                the 2,022-size suite (suite.hpp) as tests labelled "suite": int32 sum
-#                        and int64 max, every full-array variant, validated on the GPU
+#   SUITE                the 2,022-size suite (suite.hpp) as tests labelled "suite": int32 sum,
+#                        int64 max, float sum and float max (exactly summable inputs), every
+#                        full-array variant, validated on the GPU
 #   HUGE <variants>      a run of 2^31 + 3 int32 (label "huge", one at a time) of the variants
 #                        named: about 16 GiB of device memory (input and output) and up to
 #                        32 GiB of host memory (the input, one CPU reference per kind of output,
