@@ -171,7 +171,7 @@ TEST_SUITE("gpu") {
     SG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
     const std::size_t needed = n * sizeof(std::int32_t) + (std::size_t{1} << 30);
     if (!sg_test::full_depth() || !sg_test::large_sizes_enabled()) {
-      MESSAGE("skipping n = 2^31 + 17: a full-depth case (SG_TEST_FULL=1, the test-all preset)");
+      MESSAGE("skipping n = 2^31 + 17: a full-depth case (SG_TEST_FULL=1, the test-all preset), left out with SG_TEST_SKIP_LARGE=1 too");
       return;
     }
     if (needed > free_bytes) {

@@ -37,7 +37,7 @@ TEST_SUITE("gpu") {
     const std::size_t tile = ch08::kTileItems<T, ch08::kDefaultThreads, ch08::kDefaultBytesPerThread>;
     for (const auto& variant : ch08::Chapter::variants<T, sg::Sum>())
       for (std::size_t n : {tile + 1, 97 * tile - 3, std::size_t{5000003}})
-        for (int run = 0; run < 20; ++run) {
+        for (int run = 0; run < sg_test::repetitions(5, 20); ++run) {
           const sg::Validation result = sg_test::run_and_validate(variant, sg::random_input<T, sg::Sum>(n, sg_test::seed() + run * n), 1);
           INFO(variant.name, ", n = ", n, ", run ", run, ", seed ", sg_test::seed());
           REQUIRE_MESSAGE(result.ok(), result.summary());

@@ -190,7 +190,8 @@ struct Compactor {
   std::string skipped_above{};                                   // ... and its row says this instead
 
   std::size_t scratch_for(std::size_t n) const { return scratch_bytes != nullptr ? scratch_bytes(n) : 0; }
-  // "" where the variant runs at n; otherwise why not. The table, the tests and the suite all ask this.
+  // "" where the variant runs at n; otherwise why not. The table and the tests ask this (the
+  // suite's sizes stay below the limit).
   std::string skip_reason(std::size_t n) const { return n > max_n ? skipped_above : std::string(); }
 };
 

@@ -2,8 +2,8 @@
 // rules and the keep fractions of the lesson; the patterns that break compactions (none kept,
 // all kept, alternating, a single survivor or a single drop on each tile boundary); the
 // count; nothing written past the survivors (nor past the array); misaligned arrays; launch
-// after launch (the fused pass and chapter 09's scan share their status words), and above
-// 2^28 elements. Host part: the CPU versions, the inputs' keep fractions, the validator, which
+// after launch (the fused pass and chapter 09's scan share their status words), and a large
+// array (2^25 + 3 elements; 2^28 + 3 at full depth). Host part: the CPU versions, the inputs' keep fractions, the validator, which
 // rows the table skips above 2^31 - 1 elements, and the order it runs them in.
 #include "10_stream_compaction/fused.cuh"
 #include "10_stream_compaction/table.cuh"

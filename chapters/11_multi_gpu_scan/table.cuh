@@ -297,7 +297,7 @@ Row run_variant(const Gpus& gpus, Distributed<T>& data, const MultiGpuVariant<T,
       times.push_back(longest);
       shares.push_back(longest > 0 ? exchange_longest / longest : 0);
     }
-    if (timeline) {  // the run whose time is the median
+    if (timeline) {  // a middle run: the median's, or the upper of the two middle ones
       std::vector<int> order(times.size());
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
       std::sort(order.begin(), order.end(), [&](int a, int b) { return times[a] < times[b]; });

@@ -77,6 +77,8 @@ bool run_program(const sg::Options& options, const sg::DeviceInfo& device, const
               "%stime in the exchange (longest GPU); model = the best efficiency the variant's bytes allow (2n against G x its bytes)\n",
               c, c);
   if (options.suite) throw sg::UsageError("this chapter has no --n suite: its tests run the sizes that break scans on every GPU count");
+  if (timeline && (options.csv || !options.timing))
+    throw sg::UsageError("--timeline draws timed runs in the table: not with --csv or --no-timing");
   if (options.type == "int64") return options.op == "max" ? run_typed<std::int64_t, sg::Max>(options, gpu_counts, timeline)
                                                           : run_typed<std::int64_t, sg::Sum>(options, gpu_counts, timeline);
   if (options.type == "float") return options.op == "max" ? run_typed<float, sg::Max>(options, gpu_counts, timeline)
