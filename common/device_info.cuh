@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -17,6 +18,22 @@ namespace sg {
 struct EnvironmentError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Errors of the machine rather than of the program (exit code 3): no device, a size the memory
+// checks refused, a failed device or host allocation.
+inline bool is_environment_error(const std::exception& error) {
+  if (dynamic_cast<const std::bad_alloc*>(&error) != nullptr || dynamic_cast<const EnvironmentError*>(&error) != nullptr) return true;
+  const auto* cuda = dynamic_cast<const CudaError*>(&error);
+  return cuda != nullptr && cuda->code() == cudaErrorMemoryAllocation;
+}
+
+// An error as the programs say it. A failed host allocation reads "out of host memory", which
+// the tests look for to skip on a machine too small (tests/expect_exit.cmake).
+inline std::string error_text(const std::exception& error) {
+  if (dynamic_cast<const std::bad_alloc*>(&error) != nullptr)
+    return "out of host memory (the CPU reference keeps several copies of the input)";
+  return error.what();
+}
 
 struct DeviceInfo {
   int ordinal = 0;

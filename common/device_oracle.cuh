@@ -55,16 +55,6 @@ struct DeviceComparison {
   unsigned long long first;      // the lowest mismatching index (~0 if none)
 };
 
-// Whether value still holds the poison pattern, byte by byte (the float poison is a NaN,
-// which == never matches).
-template <typename T>
-__device__ bool holds_poison(const T& value) {
-  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(&value);
-  for (std::size_t b = 0; b < sizeof(T); ++b)
-    if (bytes[b] != poison_byte<T>()) return false;
-  return true;
-}
-
 // Exact equality: for floats, == is value equality, and a NaN (a float output never written
 // holds the NaN poison) never equals anything, so it always counts as a mismatch.
 template <typename T>
@@ -74,7 +64,7 @@ __global__ void compare_kernel(const T* got, const T* expected, std::size_t n, D
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     if (got[i] == expected[i]) continue;
     ++mismatches;
-    if (holds_poison(got[i])) ++unwritten;
+    if (is_poison(got[i])) ++unwritten;  // inputs.hpp
     if (i < first) first = i;
   }
   if (mismatches == 0) return;

@@ -115,6 +115,16 @@ constexpr unsigned char poison_byte() {
   return std::is_floating_point_v<T> ? 0xFF : 0xA5;
 }
 
+// Whether value still holds the poison, byte by byte (the float poison is a NaN, which == never
+// matches): the host's validation (validate.hpp) and the GPU's comparison (device_oracle.cuh).
+template <typename T>
+SG_HOST_DEVICE bool is_poison(const T& value) {
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(&value);
+  for (std::size_t b = 0; b < sizeof(T); ++b)
+    if (bytes[b] != poison_byte<T>()) return false;
+  return true;
+}
+
 template <typename T>
 T poison_value() {
   T value;

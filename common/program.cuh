@@ -39,18 +39,9 @@ int program_main(int argc, char** argv, const std::string& title, const Options&
   } catch (const UsageError& error) {
     std::fprintf(stderr, "error: %s\nrun with --help to see the flags\n", error.what());
     return kExitUsage;
-  } catch (const EnvironmentError& error) {
-    std::fprintf(stderr, "error: %s\n", error.what());
-    return kExitEnvironment;
-  } catch (const CudaError& error) {
-    std::fprintf(stderr, "error: %s\n", error.what());
-    return error.code() == cudaErrorMemoryAllocation ? kExitEnvironment : kExitInvalid;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "error: out of host memory (the CPU reference keeps about three copies of the input)\n");
-    return kExitEnvironment;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "error: %s\n", error.what());
-    return kExitInvalid;
+    std::fprintf(stderr, "error: %s\n", error_text(error).c_str());
+    return is_environment_error(error) ? kExitEnvironment : kExitInvalid;
   }
 }
 

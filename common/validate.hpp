@@ -16,7 +16,6 @@
 
 #include <cmath>
 #include <cstddef>
-#include <cstring>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -57,12 +56,6 @@ std::string value_text(const V& value) {
   if constexpr (std::is_floating_point_v<V>) text.precision(std::numeric_limits<V>::max_digits10);
   text << +value;  // unary + prints 8-bit integers as numbers
   return text.str();
-}
-
-template <typename T>
-bool is_poison(const T& value) {
-  const T poison = poison_value<T>();
-  return std::memcmp(&value, &poison, sizeof(T)) == 0;
 }
 
 template <typename T>

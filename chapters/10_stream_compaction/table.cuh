@@ -422,20 +422,6 @@ inline cudaError_t lost_context_error() {
   return cudaDeviceSynchronize();
 }
 
-// Not enough memory for an input or a row (exit code 3 if nothing else failed).
-inline bool out_of_memory(const std::exception& error) {
-  if (dynamic_cast<const std::bad_alloc*>(&error) != nullptr || dynamic_cast<const sg::EnvironmentError*>(&error) != nullptr) return true;
-  const auto* cuda = dynamic_cast<const sg::CudaError*>(&error);
-  return cuda != nullptr && cuda->code() == cudaErrorMemoryAllocation;
-}
-
-// An error as a row says it ("out of host memory", as program_main says it, and as the huge
-// test looks for to skip on a small machine).
-inline std::string failure_text(const std::exception& error) {
-  if (dynamic_cast<const std::bad_alloc*>(&error) != nullptr) return std::string("out of host memory (") + error.what() + ")";
-  return error.what();
-}
-
 // Why the table stops (`where` the error showed), and the rows from rows[first_not_run] on that it
 // cannot run: the context is lost, and every later CUDA call would fail.
 template <typename T>
@@ -461,9 +447,9 @@ bool run_compaction_table(const std::vector<LabelledCompactor<T>>& variants, con
   std::string memory_failure;  // the first failure for lack of memory
   // A failure that left the context working: counted, and said in the row (or line) it ends.
   auto failure = [&](const std::exception& error) {
-    std::string text = failure_text(error);
+    std::string text = sg::error_text(error);
     if (const std::string stuck = sg::stuck_wait_report(); !stuck.empty()) text += "; " + stuck;  // not the next row's
-    if (!out_of_memory(error)) all_valid = false;
+    if (!sg::is_environment_error(error)) all_valid = false;
     else if (memory_failure.empty()) memory_failure = text;
     return text;
   };
@@ -496,7 +482,7 @@ bool run_compaction_table(const std::vector<LabelledCompactor<T>>& variants, con
         all_valid = all_valid && (result.check == "ok" || result.check == "-" || result.check.rfind("skipped", 0) == 0);
       } catch (const std::exception& error) {
         const cudaError_t lost = lost_context_error();
-        result = bench->untimed_row(row.label, row.model(), "FAIL: " + (lost != cudaSuccess ? failure_text(error) : failure(error)));
+        result = bench->untimed_row(row.label, row.model(), "FAIL: " + (lost != cudaSuccess ? sg::error_text(error) : failure(error)));
         if (lost != cudaSuccess) {
           print_compaction_row<T>(result, options);
           throw sg::CudaError(lost, context_lost(lost, "in " + row.label + " at n = " + std::to_string(row.n), rows, r + 1));
