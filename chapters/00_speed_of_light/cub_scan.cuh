@@ -14,13 +14,21 @@
 #include <cub/device/device_scan.cuh>
 
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 
 namespace ch00 {
 
+// The largest n CUB's DeviceScan takes: any integer count from CCCL 3.0 (CUDA 13.0) on, an int
+// before it (the CCCL of CUDA 12.x), where a larger n would wrap to a negative count. The CUB
+// rows say so above it (their Variant::max_n) and cub_scan refuses it.
+inline constexpr std::size_t kCubScanMaxItems =
+    CUB_VERSION >= 300000 ? std::numeric_limits<std::size_t>::max() : static_cast<std::size_t>(std::numeric_limits<int>::max());
+
 // CUB first asks how much temporary storage it needs (a call with a null pointer), then scans.
 template <typename T, typename Op, bool kInclusive>
 cudaError_t cub_scan(void* temp, std::size_t& temp_bytes, const T* in, T* out, std::size_t n, cudaStream_t stream) {
+  if (n > kCubScanMaxItems) return cudaErrorInvalidValue;
   if constexpr (std::is_same_v<Op, sg::Sum>) {
     if constexpr (kInclusive) return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n, stream);
     else return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n, stream);

@@ -17,9 +17,9 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"copy/vectorised_16B", copy_vectorised<T>, Computes::Copy, model::read_write},
       {"copy/cudaMemcpy", copy_cuda_memcpy<T>, Computes::Copy, model::read_write},
       {"cub/inclusive_scan", cub_device_scan<T, Op, true>, Computes::InclusiveScan, model::read_write, 0,
-       cub_scan_scratch_bytes<T, Op, true>},
+       cub_scan_scratch_bytes<T, Op, true>, kCubScanMaxItems},
       {"cub/exclusive_scan", cub_device_scan<T, Op, false>, Computes::ExclusiveScan, model::read_write, 0,
-       cub_scan_scratch_bytes<T, Op, false>},
+       cub_scan_scratch_bytes<T, Op, false>, kCubScanMaxItems},
   };
 }
 

@@ -29,8 +29,8 @@ namespace ch10 {
 
 // ---- where the libraries are not run ------------------------------------------------------
 //
-// DeviceSelect::If takes a 64-bit n and, above INT_MAX, runs its kernels over partitions of at
-// most INT_MAX elements. With the CCCL of CUDA 13.0 (3.0.1), `--n 2^31+3 --keep 1 --variant cub`
+// DeviceSelect::If takes a 64-bit n (from CCCL 3.0 on; an int before) and, above INT_MAX, runs
+// its kernels over partitions of at most INT_MAX elements. With the CCCL of CUDA 13.0 (3.0.1), `--n 2^31+3 --keep 1 --variant cub`
 // ends in an illegal memory access inside it (H100 and H200). That error is sticky: the CUDA
 // context is lost, and every later row of the table with it. thrust::copy_if is no way around
 // it: it dispatches to the same DispatchSelectIf with 64-bit offsets (thrust/system/cuda/
