@@ -38,9 +38,17 @@ namespace ch05 {
 // The tile prefix of a scan that restarts at every tile: nothing comes before a tile.
 struct NoTilePrefix {};
 
+// How BlockScan's threads wait for each other: the whole block (__syncthreads). A block whose
+// warps do different jobs (chapter 12) scans with some of its warps only, and passes a
+// barrier over just those.
+struct WholeBlockBarrier {
+  __device__ static void sync() { __syncthreads(); }
+};
+
 // kThreads threads scan a tile of kThreads x kItems elements held in registers in the
-// "blocked" arrangement: thread t holds elements [t * kItems, (t + 1) * kItems).
-template <typename T, int kThreads, int kItems>
+// "blocked" arrangement: thread t holds elements [t * kItems, (t + 1) * kItems). The
+// scanning threads are threads 0 .. kThreads - 1 of the block.
+template <typename T, int kThreads, int kItems, typename Barrier = WholeBlockBarrier>
 struct BlockScan {
   static constexpr int kWarps = kThreads / ch03::kWarpSize;
   static constexpr int kTileItems = kThreads * kItems;
@@ -71,9 +79,9 @@ struct BlockScan {
   // Scans items in place, inclusive or exclusive. When TilePrefix is not NoTilePrefix,
   // tile_prefix(tile_total) is called by every lane of warp 0 after the tile's total is
   // known and must return, in every lane, the combination of everything before the tile;
-  // it is combined into every element. Contains two __syncthreads(): every thread of the
-  // block must call it, and a block that scans several tiles with one TempStorage needs a
-  // barrier between calls.
+  // it is combined into every element. Contains two barriers (Barrier::sync, by default
+  // __syncthreads()): every scanning thread must call it, and a block that scans several
+  // tiles with one TempStorage needs a barrier between calls.
   template <bool kExclusive, typename Op, typename TilePrefix = NoTilePrefix>
   __device__ static void scan(T (&items)[kItems], Op op, TempStorage& temp, TilePrefix tile_prefix = {}) {
     const int warp = static_cast<int>(threadIdx.x) / ch03::kWarpSize;
@@ -82,7 +90,7 @@ struct BlockScan {
     // 1. reduce my items serially: no communication at all
     // 2. scan the thread totals: within each warp by shuffles, then across the warps
     const T before_me_in_warp = scan_within_warp(thread_reduce(items, op), op, temp);
-    __syncthreads();
+    Barrier::sync();
     if (warp == 0) {
       const T warp_total = lane < kWarps ? temp.warp_prefix[lane] : Op::template identity<T>();
       const T inclusive = ch03::warp_inclusive_scan(warp_total, op);
@@ -91,7 +99,7 @@ struct BlockScan {
         before_warp = op(tile_prefix(ch03::warp_broadcast_last(inclusive)), before_warp);
       if (lane < kWarps) temp.warp_prefix[lane] = before_warp;
     }
-    __syncthreads();
+    Barrier::sync();
 
     // 3. rescan my items, starting from everything before my first item
     T running = op(temp.warp_prefix[warp], before_me_in_warp);
@@ -111,13 +119,13 @@ struct BlockScan {
   // The tile's total, combined strictly in order (phases 1 and 2 without the rescan): for
   // the upsweep of chapter 07, where chapter 01's butterfly reduction would reorder the
   // operands of a non-commutative operator. The total is valid in every lane of warp 0 only.
-  // Contains one __syncthreads(); a block that calls it again with the same TempStorage
-  // needs a barrier in between.
+  // Contains one barrier; a block that calls it again with the same TempStorage needs a
+  // barrier in between.
   template <typename Op>
   __device__ static T reduce(const T (&items)[kItems], Op op, TempStorage& temp) {
     const int lane = ch03::lane_id();
     scan_within_warp(thread_reduce(items, op), op, temp);
-    __syncthreads();
+    Barrier::sync();
     T total = Op::template identity<T>();
     if (threadIdx.x < ch03::kWarpSize)
       total = ch03::warp_broadcast_last(ch03::warp_inclusive_scan(lane < kWarps ? temp.warp_prefix[lane] : total, op));

@@ -103,15 +103,28 @@ struct WarpLookBack {
 
   template <typename T, typename Op, typename Status>
   __device__ static T exclusive_prefix(const Status& status, std::size_t tile, T tile_total, Op op, const sg::Watchdog& dog) {
+    return exclusive_prefix(status, tile, tile_total, op, dog, gridDim.x >= kSleepFromBlocks);
+  }
+  // The same, sleeping or not as the caller says (chapter 12's persistent grids are small
+  // while their tiles are many).
+  template <typename T, typename Op, typename Status>
+  __device__ static T exclusive_prefix(const Status& status, std::size_t tile, T tile_total, Op op, const sg::Watchdog& dog, bool sleep) {
     const int lane = ch03::lane_id();
     if (tile == 0) {
       if (lane == 0) status.publish(0, kInclusive, tile_total);
       return Op::template identity<T>();
     }
     if (lane == 0) status.publish(tile, kAggregate, tile_total);
-    const bool sleep = gridDim.x >= kSleepFromBlocks;
-    if (kInitialDelayNs > 0 && sleep) __nanosleep(kInitialDelayNs);
+    return resolve(status, tile, tile_total, op, dog, sleep);
+  }
 
+  // The look-back itself, for a tile > 0 whose aggregate is already published: returns the
+  // exclusive prefix in every lane and publishes the tile's P. (Chapter 12 calls it from a warp
+  // of its own, after the warps that reduced the tile have published its A.)
+  template <typename T, typename Op, typename Status>
+  __device__ static T resolve(const Status& status, std::size_t tile, T tile_total, Op op, const sg::Watchdog& dog, bool sleep) {
+    const int lane = ch03::lane_id();
+    if (kInitialDelayNs > 0 && sleep) __nanosleep(kInitialDelayNs);
     T prefix = Op::template identity<T>();
     sg::WaitBudget budget(dog);
     for (long long base = static_cast<long long>(tile) - 1;; base -= ch03::kWarpSize) {

@@ -132,34 +132,40 @@ T spoiler() {
   else return T(1000003);
 }
 
-// Runs a variant with input and output `offset` elements past an aligned (cudaMalloc'd)
-// address, with spoiler values around the input and poisoned cells around the output:
-// checks the fallback paths of vectorised kernels, and that nothing outside [0, n) is read
+// Runs a variant with its input `in_offset` and its output `out_offset` elements past an
+// aligned (cudaMalloc'd) address, with spoiler values around the input and poisoned cells
+// around the output: checks the fallback paths of vectorised kernels (and, with two different
+// offsets, of kernels that copy whole aligned runs), and that nothing outside [0, n) is read
 // or written.
 template <typename T, typename Op>
-void check_misaligned(const sg::Variant<T, Op>& variant, std::size_t n, std::size_t offset) {
+void check_offsets(const sg::Variant<T, Op>& variant, std::size_t n, std::size_t in_offset, std::size_t out_offset) {
   constexpr std::size_t kAround = 64;
-  const std::vector<T> input = sg::random_input<T, Op>(n, seed() + n + offset);
+  const std::vector<T> input = sg::random_input<T, Op>(n, seed() + n + in_offset + 17 * out_offset);
   const sg::Expected<T> expected = sg::expected_output<T, Op>(variant.computes, input, variant.tile);
   const std::size_t written = expected.values.size();
-  std::vector<T> padded(offset + n + kAround, spoiler<T, Op>());
-  std::copy(input.begin(), input.end(), padded.begin() + static_cast<std::ptrdiff_t>(offset));
-  sg::DeviceBuffer<T> in(padded.size()), out(offset + written + kAround);
+  std::vector<T> padded(in_offset + n + kAround, spoiler<T, Op>());
+  std::copy(input.begin(), input.end(), padded.begin() + static_cast<std::ptrdiff_t>(in_offset));
+  sg::DeviceBuffer<T> in(padded.size()), out(out_offset + written + kAround);
   in.upload(padded);
   sg::poison(out);
-  variant.launch(in.data() + offset, out.data() + offset, n, nullptr);
+  variant.launch(in.data() + in_offset, out.data() + out_offset, n, nullptr);
   SG_CUDA(cudaDeviceSynchronize());
   const std::vector<T> got = out.download();
-  const auto first = got.begin() + static_cast<std::ptrdiff_t>(offset);
+  const auto first = got.begin() + static_cast<std::ptrdiff_t>(out_offset);
   sg::Validation result = sg::validate(std::vector<T>(first, first + static_cast<std::ptrdiff_t>(written)), expected);
   result.error = sg::stuck_wait_report();
   std::size_t outside = 0;
   for (std::size_t i = 0; i < got.size(); ++i)
-    if ((i < offset || i >= offset + written) && !sg::is_poison(got[i])) ++outside;
-  INFO(variant.name, " (", sg::type_name<T>(), " ", Op::name, "), n = ", n, ", ", offset * sizeof(T),
-       " bytes past an aligned address, seed ", seed());
+    if ((i < out_offset || i >= out_offset + written) && !sg::is_poison(got[i])) ++outside;
+  INFO(variant.name, " (", sg::type_name<T>(), " ", Op::name, "), n = ", n, ", input ", in_offset * sizeof(T), " and output ",
+       out_offset * sizeof(T), " bytes past an aligned address, seed ", seed());
   CHECK_MESSAGE(result.ok(), result.summary());
   CHECK_MESSAGE(outside == 0, outside, " elements outside the output were written");
+}
+
+template <typename T, typename Op>
+void check_misaligned(const sg::Variant<T, Op>& variant, std::size_t n, std::size_t offset) {
+  check_offsets(variant, n, offset, offset);
 }
 
 // Every misalignment a T* can have relative to 16 bytes, at a few sizes.

@@ -1,0 +1,121 @@
+// Chapter 12 - Hopper's pieces for a pipeline in shared memory: mbarriers, bulk copies, named
+// barriers, and the ticket of a persistent grid.
+//
+//   mbarrier      a 64-bit object in shared memory that counts arrivals *and bytes*. It is set
+//                 up for a number of arriving threads; a phase completes when all of them have
+//                 arrived and every byte announced with expect_tx has landed. Waiters wait
+//                 for the phase's parity (0, 1, 0, 1, ...), so a barrier is reused for every
+//                 round of a ring without being set up again.
+//   cp.async.bulk one thread asks the copy engine (the TMA unit) to move a contiguous run of
+//                 bytes global -> shared (it reports the bytes to an mbarrier as they land) or
+//                 shared -> global (tracked in "bulk groups" the thread commits and waits on).
+//                 No registers, no address arithmetic per element, no threads busy moving
+//                 data. Both addresses 16-byte aligned, the size a multiple of 16.
+//   proxies       the copy engine reaches shared memory through the "async proxy", ordinary
+//                 loads and stores through the "generic proxy". A thread that wrote shared
+//                 memory with ordinary stores and wants a bulk copy to read it (or to
+//                 overwrite it) first orders the two with fence.proxy.async.
+//   bar.sync id   a named barrier: only the `count` threads that name it wait for each other,
+//                 so some warps of a block can synchronise while the others do other jobs.
+//
+// Every wrapper below is a one-line call of libcu++'s cuda::ptx, which ships with the CUDA
+// Toolkit and emits exactly the named PTX instruction; the waits are bounded (watchdog.cuh).
+#pragma once
+
+#include "common/watchdog.cuh"
+
+#include <cuda/ptx>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ch12 {
+
+using Mbarrier = std::uint64_t;
+
+// Compiled for a GPU with bulk copies and transaction-counting mbarriers (sm_90 and later)?
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define SG_CH12_DEVICE_CODE 1
+#else
+#define SG_CH12_DEVICE_CODE 0
+#endif
+
+#if SG_CH12_DEVICE_CODE
+
+__device__ __forceinline__ void init_mbarrier(Mbarrier* barrier, unsigned arrivals) { cuda::ptx::mbarrier_init(barrier, arrivals); }
+
+// Makes the initialised mbarriers visible to the copy engine (then a __syncthreads() makes
+// them visible to the block's threads).
+__device__ __forceinline__ void fence_mbarrier_init() { cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster); }
+
+__device__ __forceinline__ void arrive(Mbarrier* barrier) { cuda::ptx::mbarrier_arrive(barrier); }
+
+// Arrive, and announce `bytes` that bulk copies will deliver before this phase completes.
+__device__ __forceinline__ void arrive_expect_bytes(Mbarrier* barrier, unsigned bytes) {
+  cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, barrier, bytes);
+}
+
+// Waits until the phase of parity `parity` has completed (acquire: what the arriving threads
+// wrote before arriving, and the bytes the copies delivered, are visible after it). Bounded:
+// after the watchdog's limit it records the tile and gives up (returns false). It does not
+// give up early when another wait somewhere gave up: a block that left its pipeline while
+// bulk copies still wrote into its shared memory would turn one reported failure into a crash.
+__device__ __forceinline__ bool wait_phase(Mbarrier* barrier, unsigned parity, const sg::Watchdog& dog, unsigned long long tile) {
+  if (cuda::ptx::mbarrier_try_wait_parity(barrier, parity)) return true;  // try_wait itself suspends a while
+  const unsigned long long start = sg::global_time_ns();
+  for (unsigned tries = 1;; ++tries) {
+    if (cuda::ptx::mbarrier_try_wait_parity(barrier, parity)) return true;
+    if ((tries & 15u) == 0 && sg::global_time_ns() - start > dog.limit_ns) {
+      dog.report(tile, tile, sg::global_time_ns() - start);
+      return false;
+    }
+  }
+}
+
+// global -> shared: `bytes` from `source` land at `target`, counted against `barrier`.
+__device__ __forceinline__ void bulk_load(void* target, const void* source, unsigned bytes, Mbarrier* barrier) {
+  cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, target, source, bytes, barrier);
+}
+
+// shared -> global, as one more bulk group of the calling thread.
+__device__ __forceinline__ void bulk_store(void* target, const void* source, unsigned bytes) {
+  cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, target, source, bytes);
+}
+__device__ __forceinline__ void commit_bulk_stores() { cuda::ptx::cp_async_bulk_commit_group(); }
+// Until at most kPending of the calling thread's bulk groups are still reading shared memory.
+template <int kPending>
+__device__ __forceinline__ void wait_bulk_store_reads() {
+  cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kPending>{});
+}
+
+// Orders this thread's ordinary shared-memory accesses before later bulk copies' accesses.
+__device__ __forceinline__ void fence_shared_for_bulk_copies() { cuda::ptx::fence_proxy_async(cuda::ptx::space_shared); }
+
+#endif  // SG_CH12_DEVICE_CODE
+
+// A barrier over the first kThreads threads of the block (barrier 0 is __syncthreads()).
+template <int kId, int kThreads>
+struct NamedBarrier {
+  static_assert(kId > 0 && kId < 16 && kThreads % 32 == 0, "named barriers 1-15, whole warps");
+  __device__ static void sync() { asm volatile("bar.sync %0, %1;" ::"n"(kId), "n"(kThreads) : "memory"); }
+};
+
+// The ticket of a persistent grid. Every block draws tickets until it draws one past the last
+// tile, so a launch draws tiles + gridDim.x tickets in all; the block that draws the very last
+// one puts the counter back to 0 for the next launch (chapter 09's self-resetting ticket, for
+// blocks that take many tiles). Tickets come out in the order blocks ask, so every tile's
+// predecessors belong to blocks already running: the look-back cannot wait for a block that
+// never started, however many of the grid's blocks are resident.
+struct PersistentTicket {
+  unsigned long long* counter;
+  unsigned long long tiles;
+
+  __device__ unsigned long long draw() const {
+    const unsigned long long ticket = atomicAdd(counter, 1ull);
+    if (ticket == tiles + gridDim.x - 1) atomicExch(counter, 0ull);
+    return ticket;
+  }
+};
+
+}  // namespace ch12

@@ -1,0 +1,103 @@
+// Chapter 12 tests: every step against the CPU reference (the non-commutative operator
+// included, inclusive and exclusive); input and output at every misalignment, the same and
+// different (the bulk copies' heads and tails, and the ordinary-store path); launch after
+// launch at tile counts around multiples of the grid (the persistent ticket resets itself);
+// the epoch's wrap-around.
+#include "12_warp_specialized_scan/persistent.cuh"
+#include "12_warp_specialized_scan/variants.cuh"
+#include "12_warp_specialized_scan/warp_specialized.cuh"
+#include "tests/support/check_variant.cuh"
+
+#include <string>
+#include <vector>
+
+TEST_CASE_TEMPLATE("12: the variant list is well-formed", E, SG_FULL_ARRAY_TEST_ELEMENTS) {
+  sg_test::check_variant_list<ch12::Chapter, typename E::type, typename E::op>();
+}
+
+TEST_CASE("12: a tile is whole 16-byte vectors and a power of two of them per thread") {
+  CHECK(ch12::kTileBytes % 128 == 0);  // every stage starts 128-byte aligned
+  CHECK(ch12::kItems<std::int32_t> * sizeof(std::int32_t) % 16 == 0);
+  CHECK(ch12::kItems<std::int64_t> * sizeof(std::int64_t) % 16 == 0);
+  CHECK(ch12::kTileItems<float> == ch12::kTileItems<std::int32_t>);
+}
+
+namespace {
+
+bool starts_with(const std::string& name, const char* prefix) { return name.rfind(prefix, 0) == 0; }
+
+// The tile whose boundaries break a variant: step 1 and chapter 09 use chapter 09's tuned
+// tile, CUB one close to it, steps 2-5 and the sweep the 16 KiB tile of this chapter.
+template <typename T, typename Op>
+std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
+  if (starts_with(variant.name, "1_") || starts_with(variant.name, "baseline/")) return ch09::kTunedTileItems<T, ch09::Tuned>;
+  return ch12::kTileItems<T>;
+}
+
+template <typename T, typename Op>
+void check_many(const sg::Variant<T, Op>& variant, const std::vector<std::size_t>& sizes, int runs) {
+  for (int run = 0; run < runs; ++run)
+    for (std::size_t n : sizes) {
+      const sg::Validation result = sg_test::run_and_validate(variant, sg::random_input<T, Op>(n, sg_test::seed() + 7919 * run + n), 1);
+      INFO(variant.name, ", n = ", n, ", run ", run, ", seed ", sg_test::seed());
+      REQUIRE_MESSAGE(result.ok(), result.summary());
+    }
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE_TEMPLATE("12: every step matches the CPU reference", E, SG_FULL_ARRAY_TEST_ELEMENTS) {
+    for (const auto& variant : ch12::Chapter::variants<typename E::type, typename E::op>()) {
+      if (starts_with(variant.name, "sweep/")) sg_test::check_random(variant, sg_test::sizes_around(boundary_of(variant)));
+      else sg_test::check_variant(variant, boundary_of(variant));
+    }
+  }
+
+  TEST_CASE_TEMPLATE("12: input and output at any misalignment, the same or different", E, SG_FULL_ARRAY_TEST_ELEMENTS) {
+    using T = typename E::type;
+    constexpr std::size_t kPerVector = 16 / sizeof(T);
+    for (const auto& variant : ch12::Chapter::variants<T, typename E::op>()) {
+      if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/")) continue;
+      const std::size_t tile = boundary_of(variant);
+      for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, tile - 1, tile + 1, 3 * tile + 17})
+        for (std::size_t in_offset = 0; in_offset < kPerVector; ++in_offset)
+          for (std::size_t out_offset = 0; out_offset < kPerVector; ++out_offset)
+            if (in_offset + out_offset > 0) sg_test::check_offsets(variant, n, in_offset, out_offset);
+    }
+  }
+
+  TEST_CASE("12: launch after launch, large after small: the ticket and the status words are never cleared") {
+    const std::size_t sms = static_cast<std::size_t>(sg::require_device().sm_count);
+    std::vector<std::size_t> sizes = {33, 1, (std::size_t{30} << 20) + 3};
+    // tile counts just below and above one and four tiles per block of a one-block-per-SM grid
+    for (std::size_t multiple : {std::size_t{1}, std::size_t{4}})
+      for (long long delta : {-7LL, 7LL}) sizes.push_back(static_cast<std::size_t>(static_cast<long long>(multiple * sms * ch12::kTileItems<std::int32_t>) + delta));
+    for (const auto& variant : ch12::Chapter::variants<std::int32_t, sg::Sum>()) {
+      if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/")) continue;
+      check_many(variant, sizes, sg_test::repetitions(3, 10));
+    }
+  }
+
+  TEST_CASE("12: across the epoch's wrap-around") {
+    for (const auto& variant : ch12::Chapter::variants<std::int32_t, sg::Sum>()) {
+      if (variant.name != "5_device_tuned/inclusive") continue;
+      check_many(variant, {100000, 3000000}, 1);
+      ch09::last_epoch<8>() = ch09::kEpochLimit - 3;
+      check_many(variant, {3000000, 100000, 2999999}, 3);
+      CHECK(ch09::last_epoch<8>() < 16);
+    }
+    for (const auto& variant : ch12::Chapter::variants<std::int64_t, sg::AffineCompose>()) {
+      if (variant.name != "5_device_tuned/exclusive") continue;
+      ch09::last_epoch<16>() = ch09::kEpochLimit - 2;
+      check_many(variant, {1500000, 77777}, 3);
+      CHECK(ch09::last_epoch<16>() < 16);
+    }
+  }
+
+  TEST_CASE("12: the GPU runs the warp-specialized kernel, or the program says it falls back") {
+    const sg::DeviceInfo device = sg::require_device();
+    if (device.major >= 9) CHECK_MESSAGE(ch12::runs_bulk_copy_kernel(), "an sm_90 GPU, but the kernel has no sm_90 code: build for 90");
+    else MESSAGE("sm_", device.major, device.minor, ": steps 2-5 run chapter 09's v4 (no bulk copies before sm_90)");
+  }
+}

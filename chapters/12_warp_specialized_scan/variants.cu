@@ -1,0 +1,58 @@
+// Chapter 12 - the variant list, in the order of the lesson:
+//   1_persistent_grid ... 5_device_tuned   the ladder: each step adds one idea to the one before
+//   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
+//   baseline/cub/...                       CUB's DeviceScan in the same run
+//   sweep/...                              int32 sums only: the final kernel with one knob
+//                                          changed (blocks per SM, stages and lag, sleep
+//                                          between looks)
+#include "00_speed_of_light/cub_scan.cuh"
+#include "09_decoupled_lookback/tuned.cuh"
+#include "12_warp_specialized_scan/persistent.cuh"
+#include "12_warp_specialized_scan/variants.cuh"
+#include "12_warp_specialized_scan/warp_specialized.cuh"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace ch12 {
+
+// kBlocks blocks per SM, each with a ring of kStages stages and a lag of kLag: the sweep's rows.
+template <int kBlocks, int kStages, int kLag>
+Geometry ring(const DeviceLimits&) {
+  return {kStages, kLag, kBlocks};
+}
+
+template <typename T, typename Op>
+std::vector<sg::Variant<T, Op>> Chapter::variants() {
+  const auto inclusive = sg::Computes::InclusiveScan;
+  const auto exclusive = sg::Computes::ExclusiveScan;
+  const auto model = sg::model::read_write;
+  std::vector<sg::Variant<T, Op>> variants = {
+      {"1_persistent_grid", persistent_scan<T, Op, false>, inclusive, model},
+      {"2_bulk_loads", warp_specialized_scan<T, Op, false, BulkLoads, fixed_geometry<T>>, inclusive, model},
+      {"3_lookback_warp", warp_specialized_scan<T, Op, false, LookBackWarp, fixed_geometry<T>>, inclusive, model},
+      {"4_bulk_stores", warp_specialized_scan<T, Op, false, BulkStores, fixed_geometry<T>>, inclusive, model},
+      {"5_device_tuned/inclusive", warp_specialized_scan<T, Op, false, BulkStores, device_geometry<T>>, inclusive, model},
+      {"5_device_tuned/exclusive", warp_specialized_scan<T, Op, true, BulkStores, device_geometry<T>>, exclusive, model},
+      {"baseline/ch09_v4/inclusive", ch09::tuned_scan<T, Op, false>, inclusive, model},
+      {"baseline/cub/inclusive", ch00::cub_device_scan<T, Op, true>, inclusive, model, 0, ch00::cub_scan_scratch_bytes<T, Op, true>,
+       ch00::kCubScanMaxItems},
+      {"baseline/cub/exclusive", ch00::cub_device_scan<T, Op, false>, exclusive, model, 0, ch00::cub_scan_scratch_bytes<T, Op, false>,
+       ch00::kCubScanMaxItems},
+  };
+  if constexpr (std::is_same_v<T, std::int32_t> && std::is_same_v<Op, sg::Sum>) {
+    const std::vector<sg::Variant<T, Op>> sweep = {
+        {"sweep/1_block_per_SM/13_stages/lag=5", warp_specialized_scan<T, Op, false, BulkStores, ring<1, 13, 5>>, inclusive, model},
+        {"sweep/2_blocks_per_SM/6_stages/lag=1", warp_specialized_scan<T, Op, false, BulkStores, ring<2, 6, 1>>, inclusive, model},
+        {"sweep/2_blocks_per_SM/5_stages/lag=2", warp_specialized_scan<T, Op, false, BulkStores, ring<2, 5, 2>>, inclusive, model},
+        {"sweep/poll=200ns", warp_specialized_scan<T, Op, false, Design<true, true, 200>, device_geometry<T>>, inclusive, model},
+    };
+    variants.insert(variants.end(), sweep.begin(), sweep.end());
+  }
+  return variants;
+}
+
+}  // namespace ch12
+
+SG_INSTANTIATE_VARIANTS(ch12::Chapter)
+SG_INSTANTIATE_NONCOMMUTATIVE(ch12::Chapter)

@@ -1,0 +1,541 @@
+// Chapter 12, steps 2-5 - the warp-specialized single-pass scan.
+//
+// A persistent block (step 1) whose warps split the work:
+//
+//   producer warp    bulk-copies whole tiles into a ring of S shared-memory stages, each with
+//                    an mbarrier that completes when the tile has landed
+//   compute warps    wait for a stage, reduce the tile, publish its aggregate, scan it with
+//                    its prefix, write it back into the stage and store it
+//   look-back warp   (step 3) resolves each tile's prefix from the other blocks' status words
+//                    while the compute warps work on the next stage
+//
+// so that loading, waiting for predecessors and scanning overlap instead of taking turns
+// inside one block, as they do in chapter 09. The steps, each a Design below:
+//
+//   2  bulk loads       the producer and the ring; the compute warps still look back
+//                       themselves (chapter 09's warp look-back, in BlockScan's hook) and store
+//                       with ordinary stores
+//   3  look-back warp   the compute warps reduce tile k, hand its aggregate over, and scan
+//                       tile k - L (L stages behind, still in its stage), whose prefix the
+//                       look-back warp has been resolving meanwhile
+//   4  bulk stores      the scanned tile goes back to global memory from its stage with one
+//                       bulk copy; the stage is free again once the copy has read it
+//   5  device tuning    the number of stages from the shared memory per SM, the lag L from
+//                       the stages, the grid from the SM count (steps 2-4: a fixed 4 stages,
+//                       L = 1, one block per SM)
+//
+// Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
+// (G blocks), because the producer must know its tiles S stages ahead: had it drawn tickets
+// that far ahead, every tile would have about G x S predecessors in flight, not yet reduced,
+// and its look-back would walk back over all of them (README: measured, it costs 1.6x copy).
+// Dealt round-robin, a tile's predecessors in flight are the other blocks' current tiles.
+// The price: a block may wait for a block that has not started, so the grid is never larger
+// than what fits on the GPU at once (the launcher sizes it so); were the GPU shared with
+// other work, the bounded waits would report the stuck tile rather than hang.
+//
+// Layout. Bulk copies need 16-byte aligned addresses, and 16-byte multiples. Tiles are cut from
+// the 16-byte boundary at or below `in`: element i sits at position i + shift of a "virtual"
+// array that starts aligned, tile t covers virtual positions [t * kTile, (t + 1) * kTile), and
+// every tile but the first and the last is one aligned run. The producer bulk-copies the
+// aligned middle of each tile and loads the few elements before the first and after the last
+// 16-byte boundary (fewer than 16 bytes each) one by one, filling positions outside the array
+// with the operator's identity. Stores do the same when `out` has the alignment of `in` (then
+// the same run is aligned in both), and use ordinary stores for every element otherwise.
+//
+// Model: reads n + writes n, plus a status word per tile -> 1.0x copy; work ~3n operator
+// applications (reduce, then scan: reduce and rescan); no chain between tiles.
+#pragma once
+
+#include "05_block_scan/block_scan.cuh"
+#include "09_decoupled_lookback/tuned.cuh"
+#include "12_warp_specialized_scan/pipeline.cuh"
+#include "common/device_buffer.cuh"  // sg::current_device
+#include "common/operators.hpp"
+#include "common/launch.cuh"
+#include "common/watchdog.cuh"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace ch12 {
+
+inline constexpr int kMaxStages = 24;
+inline constexpr unsigned long long kNoTile = ~0ull;  // what the producer hands on when its tiles run out
+
+// The compile-time shape of a block: 8 compute warps of 64 bytes per thread (16 int32 or
+// float, 8 int64): a 16 KiB tile, then the producer warp and the look-back warp.
+inline constexpr int kComputeWarps = 8;
+inline constexpr int kComputeThreads = kComputeWarps * 32;
+inline constexpr int kBlockThreads = kComputeThreads + 64;
+inline constexpr int kBytesPerThread = 64;
+inline constexpr int kTileBytes = kComputeThreads * kBytesPerThread;
+
+template <typename T>
+inline constexpr int kItems = kBytesPerThread / static_cast<int>(sizeof(T));
+template <typename T>
+inline constexpr std::size_t kTileItems = static_cast<std::size_t>(kComputeThreads) * kItems<T>;
+template <typename T>
+inline constexpr std::size_t kVector = 16 / sizeof(T);  // elements per 16 bytes
+
+// What the ladder adds, step by step.
+template <bool kLookBackWarpOf, bool kBulkStoresOf, unsigned kPollDelayNsOf = 0>
+struct Design {
+  static constexpr bool kLookBackWarp = kLookBackWarpOf;  // false: the compute warps look back themselves
+  static constexpr bool kBulkStores = kBulkStoresOf;
+  static constexpr unsigned kPollDelayNs = kPollDelayNsOf;  // between looks at a window not yet ready
+};
+using BulkLoads = Design<false, false>;     // step 2
+using LookBackWarp = Design<true, false>;   // step 3
+using BulkStores = Design<true, true>;      // steps 4 and 5
+
+// Where the array sits in the virtual, aligned tiles (computed by the launcher).
+struct Layout {
+  std::size_t n;
+  std::size_t shift;        // elements between the 16-byte boundary at or below `in`, and `in`
+  unsigned long long tiles;
+  bool same_alignment;      // out has in's offset from a 16-byte boundary: bulk stores possible
+};
+
+// The part of tile t that holds array elements [lo, hi), and its 16-byte aligned middle
+// [core_lo, core_hi), all in virtual positions.
+struct TileSpan {
+  std::size_t first, lo, hi, core_lo, core_hi;
+};
+template <typename T>
+__device__ __forceinline__ TileSpan tile_span(const Layout& layout, std::size_t tile) {
+  TileSpan span;
+  span.first = tile * kTileItems<T>;
+  span.lo = span.first > layout.shift ? span.first : layout.shift;
+  const std::size_t end = layout.shift + layout.n;
+  span.hi = span.first + kTileItems<T> < end ? span.first + kTileItems<T> : end;
+  span.core_lo = (span.lo + kVector<T> - 1) / kVector<T> * kVector<T>;
+  span.core_hi = span.hi / kVector<T> * kVector<T>;
+  if (span.core_hi < span.core_lo) span.core_hi = span.core_lo;
+  return span;
+}
+
+// ---- shared memory: the stages, read without bank conflicts -----------------------------
+//
+// A stage holds a tile exactly as it lies in global memory: the bulk copy cannot pad it the
+// way chapter 05's transposed load pads its staging area. Thread t's items are the V = 4
+// consecutive 16-byte vectors [4t, 4t + 4). Read in that order, the 8 threads that share a
+// shared-memory cycle (a quarter warp, for 16-byte accesses) start 64 bytes apart, and four of
+// them hit the same banks. So thread t reads its vectors in the order j XOR s(t), where the
+// swizzle s(t) gives those 8 threads 8 different 16-byte bank groups in every cycle, then puts
+// the vectors back in order in registers (log2 V rounds of conditional swaps).
+template <int kVectors>
+__device__ __forceinline__ int swizzle_of_thread() {
+  constexpr int kThreadsPerGroup = kVectors >= 8 ? 1 : 8 / kVectors;  // threads whose vectors share a row of banks
+  constexpr int kSpread = kVectors < 8 ? kVectors : 8;
+  return (static_cast<int>(threadIdx.x) / kThreadsPerGroup) % kSpread;
+}
+
+// raw[j] <-> raw[j ^ swizzle]: the permutation is its own inverse, so the same rounds undo it.
+template <int kVectors>
+__device__ __forceinline__ void xor_permute(uint4 (&raw)[kVectors], int swizzle) {
+#pragma unroll
+  for (int bit = 1; bit < kVectors; bit *= 2) {
+    const bool flip = (swizzle & bit) != 0;
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j) {
+      if ((j & bit) != 0) continue;
+      const uint4 a = raw[j], b = raw[j | bit];
+      raw[j] = flip ? b : a;
+      raw[j | bit] = flip ? a : b;
+    }
+  }
+}
+
+template <typename T, int kItemsPerThread>
+__device__ __forceinline__ void read_stage(const T* stage, T (&items)[kItemsPerThread]) {
+  constexpr int kVectors = kItemsPerThread * sizeof(T) / 16;
+  static_assert((kVectors & (kVectors - 1)) == 0, "a power-of-two number of vectors per thread");
+  const uint4* mine = reinterpret_cast<const uint4*>(stage) + threadIdx.x * kVectors;
+  const int swizzle = swizzle_of_thread<kVectors>();
+  uint4 raw[kVectors];
+#pragma unroll
+  for (int j = 0; j < kVectors; ++j) raw[j] = mine[j ^ swizzle];
+  xor_permute(raw, swizzle);
+  std::memcpy(items, raw, sizeof(raw));
+}
+
+template <typename T, int kItemsPerThread>
+__device__ __forceinline__ void write_stage(T* stage, const T (&items)[kItemsPerThread]) {
+  constexpr int kVectors = kItemsPerThread * sizeof(T) / 16;
+  uint4* mine = reinterpret_cast<uint4*>(stage) + threadIdx.x * kVectors;
+  const int swizzle = swizzle_of_thread<kVectors>();
+  uint4 raw[kVectors];
+  std::memcpy(raw, items, sizeof(raw));
+  xor_permute(raw, swizzle);
+#pragma unroll
+  for (int j = 0; j < kVectors; ++j) mine[j ^ swizzle] = raw[j];
+}
+
+// ---- the block's shared state ----------------------------------------------------------------
+// The compute warps synchronise among themselves only (named barrier 1): the producer and the
+// look-back warp never wait for them, nor they for those, except through the mbarriers.
+using ComputeBarrier = NamedBarrier<1, kComputeThreads>;
+
+template <typename T>
+struct Control {
+  using Scan = ch05::BlockScan<T, kComputeThreads, kItems<T>, ComputeBarrier>;
+  Mbarrier full[kMaxStages];      // the tile has landed          (producer's 32 lanes + the bytes)
+  Mbarrier empty[kMaxStages];     // the stage may be refilled    (one compute thread)
+  Mbarrier reduced[kMaxStages];   // the tile's aggregate is known (one compute thread)
+  Mbarrier resolved[kMaxStages];  // the tile's prefix is known    (the look-back warp)
+  unsigned long long tile_of[kMaxStages];
+  T aggregate[kMaxStages];
+  T prefix[kMaxStages];
+  typename Scan::TempStorage reduce_storage, scan_storage;
+};
+
+// A stage index and the parity of its current round, advanced together around the ring.
+struct RingPosition {
+  int stage = 0;
+  unsigned parity = 0;
+  int round = 0;  // how many times the ring has been gone round (the producer's first lap waits for nothing)
+  __device__ void advance(int stages) {
+    if (++stage == stages) {
+      stage = 0;
+      parity ^= 1u;
+      ++round;
+    }
+  }
+};
+
+#if SG_CH12_DEVICE_CODE
+
+// ---- the producer warp ------------------------------------------------------------------------
+template <typename T, typename Op>
+__device__ void produce(const T* __restrict__ in, const Layout& layout, T* stages, int stage_count, Control<T>& control,
+                        const sg::Watchdog& dog) {
+  const int lane = ch03::lane_id();
+  const T* aligned_in = in - layout.shift;  // virtual position 0: 16-byte aligned
+  unsigned long long tile = blockIdx.x;
+  for (RingPosition at;; at.advance(stage_count), tile += gridDim.x) {
+    const int s = at.stage;
+    if (at.round > 0) wait_phase(&control.empty[s], at.parity ^ 1u, dog, tile);  // the previous round's store has read it
+    if (tile >= layout.tiles) {
+      if (lane == 0) control.tile_of[s] = kNoTile;
+      arrive(&control.full[s]);  // wakes the compute warps with "no more tiles"
+      return;
+    }
+    T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T>;
+    const TileSpan span = tile_span<T>(layout, tile);
+    // the positions outside the aligned middle: a few elements at the array's two ends, the
+    // identity outside the array (first and last tile only)
+    for (std::size_t p = span.first + lane; p < span.core_lo; p += 32)
+      stage[p - span.first] = p >= span.lo && p < span.hi ? aligned_in[p] : Op::template identity<T>();
+    for (std::size_t p = span.core_hi + lane; p < span.first + kTileItems<T>; p += 32)
+      stage[p - span.first] = p < span.hi ? aligned_in[p] : Op::template identity<T>();
+    fence_shared_for_bulk_copies();  // these stores before a later round's bulk copy into the same stage
+    if (lane == 0) {
+      control.tile_of[s] = tile;
+      const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
+      arrive_expect_bytes(&control.full[s], bytes);
+      if (bytes > 0) bulk_load(stage + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &control.full[s]);
+    } else {
+      arrive(&control.full[s]);
+    }
+  }
+}
+
+// ---- the look-back warp (step 3 on) -------------------------------------------------------------
+template <typename T, typename Op, typename LookBack>
+__device__ void look_back_warp(const ch09::EpochStatus<T>& status, int stage_count, Control<T>& control, const sg::Watchdog& dog) {
+  const Op op{};
+  for (RingPosition at;; at.advance(stage_count)) {
+    const int s = at.stage;
+    wait_phase(&control.reduced[s], at.parity, dog, 0);
+    const unsigned long long tile = control.tile_of[s];
+    if (tile == kNoTile) return;
+    // the aggregate is published already (by the compute warps, the moment it existed)
+    const T prefix = tile == 0 ? Op::template identity<T>() : LookBack::resolve(status, tile, control.aggregate[s], op, dog, true);
+    if (ch03::lane_id() == 0) {
+      control.prefix[s] = prefix;
+      arrive(&control.resolved[s]);
+    }
+  }
+}
+
+// ---- the compute warps: storing a scanned stage -----------------------------------------------
+// Ordinary stores of positions [from, to) of the tile: 16-byte vectors over the aligned middle
+// when out is aligned like in, elements everywhere else.
+template <typename T>
+__device__ __forceinline__ void store_with_threads(T* aligned_out, const T* stage, const TileSpan& span, std::size_t from, std::size_t to,
+                                                   bool vectors) {
+  const int t = static_cast<int>(threadIdx.x);
+  if (vectors) {
+    for (std::size_t p = span.core_lo + t * kVector<T>; p < span.core_hi; p += kComputeThreads * kVector<T>)
+      *reinterpret_cast<uint4*>(aligned_out + p) = *reinterpret_cast<const uint4*>(stage + (p - span.first));
+    for (std::size_t p = from + t; p < span.core_lo && p < to; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
+    for (std::size_t p = (span.core_hi > from ? span.core_hi : from) + t; p < to; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
+  } else {
+    for (std::size_t p = from + t; p < to; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
+  }
+}
+
+// The compute warps' state between tiles: which bulk store still reads which stage.
+struct StoreState {
+  int pending_stage = -1;  // the stage whose bulk store was committed last (freed once it has been read)
+};
+
+// The scanned tile in `stage` goes out; then the stage is handed back to the producer.
+template <typename T, typename Design>
+__device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* stage, int s, std::size_t tile, Control<T>& control,
+                                            StoreState& stores) {
+  const TileSpan span = tile_span<T>(layout, tile);
+  T* aligned_out = out - layout.shift;  // aligned when same_alignment; only ever indexed inside [lo, hi)
+  fence_shared_for_bulk_copies();  // my stores into the stage, before the bulk store reads it (or a bulk load refills it)
+  ComputeBarrier::sync();
+  if (Design::kBulkStores && layout.same_alignment) {
+    if (threadIdx.x == 0) {
+      const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
+      if (bytes > 0) bulk_store(aligned_out + span.core_lo, stage + (span.core_lo - span.first), bytes);
+      commit_bulk_stores();
+    }
+    // the elements before and after the aligned middle (first and last tile only)
+    const int t = static_cast<int>(threadIdx.x);
+    for (std::size_t p = span.lo + t; p < span.core_lo && p < span.hi; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
+    for (std::size_t p = span.core_hi + t; p < span.hi; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
+    if (threadIdx.x == 0) {
+      // the store committed before this one has read its stage: free that stage. (This one's
+      // stage is freed after the next store: waiting for it now would stall the warps.)
+      wait_bulk_store_reads<1>();
+      if (stores.pending_stage >= 0) arrive(&control.empty[stores.pending_stage]);
+    }
+    // the threads' ordinary reads of this stage (head and tail) end before the next tile's
+    // barrier, which the stage's release follows
+    stores.pending_stage = s;
+  } else {
+    store_with_threads(aligned_out, stage, span, span.lo, span.hi, layout.same_alignment);
+    ComputeBarrier::sync();  // every thread has read the stage
+    if (threadIdx.x == 0) arrive(&control.empty[s]);
+  }
+}
+
+// Before the block ends: the last bulk store has read its stage.
+__device__ __forceinline__ void drain_stores(StoreState& stores) {
+  if (threadIdx.x == 0 && stores.pending_stage >= 0) wait_bulk_store_reads<0>();
+}
+
+// ---- the compute warps ------------------------------------------------------------------------
+template <typename T, typename Op, bool kExclusive, typename Design, typename LookBack>
+__device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, int stage_count, int lag, Control<T>& control,
+                        const ch09::EpochStatus<T>& status, const sg::Watchdog& dog) {
+  using Scan = typename Control<T>::Scan;
+  const Op op{};
+  StoreState stores;
+  T items[kItems<T>];
+
+  if constexpr (!Design::kLookBackWarp) {
+    // Step 2: one tile at a time; warp 0 looks back inside the scan, as in chapter 09.
+    for (RingPosition at;; at.advance(stage_count)) {
+      const int s = at.stage;
+      wait_phase(&control.full[s], at.parity, dog, 0);
+      const unsigned long long tile = control.tile_of[s];
+      if (tile == kNoTile) break;
+      T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T>;
+      read_stage(stage, items);
+      auto look_back = [&](T tile_total) { return LookBack::exclusive_prefix(status, tile, tile_total, op, dog, true); };
+      Scan::template scan<kExclusive>(items, op, control.scan_storage, look_back);
+      write_stage(stage, items);
+      store_stage<T, Design>(out, layout, stage, s, tile, control, stores);
+    }
+  } else {
+    // Steps 3-5: reduce tile k and publish its aggregate; then scan tile k - L, which waited
+    // in its stage while the look-back warp resolved its prefix.
+    RingPosition scan_at;
+    int reduced_ahead = 0;  // tiles reduced but not scanned yet
+    auto scan_and_store = [&] {
+      const int s = scan_at.stage;
+      const unsigned long long tile = control.tile_of[s];
+      T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T>;
+      read_stage(stage, items);
+      auto known_prefix = [&](T) {
+        wait_phase(&control.resolved[s], scan_at.parity, dog, tile);
+        return control.prefix[s];
+      };
+      Scan::template scan<kExclusive>(items, op, control.scan_storage, known_prefix);
+      write_stage(stage, items);
+      store_stage<T, Design>(out, layout, stage, s, tile, control, stores);
+      scan_at.advance(stage_count);
+      --reduced_ahead;
+    };
+    for (RingPosition at;; at.advance(stage_count)) {
+      const int s = at.stage;
+      wait_phase(&control.full[s], at.parity, dog, 0);
+      const unsigned long long tile = control.tile_of[s];
+      if (tile == kNoTile) {
+        if (threadIdx.x == 0) arrive(&control.reduced[s]);  // tells the look-back warp to stop
+        break;
+      }
+      read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T>, items);
+      const T total = Scan::reduce(items, op, control.reduce_storage);  // valid in warp 0
+      if (threadIdx.x == 0) {
+        status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
+        control.aggregate[s] = total;
+        arrive(&control.reduced[s]);
+      }
+      if (++reduced_ahead > lag) scan_and_store();
+      else ComputeBarrier::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
+    }
+    while (reduced_ahead > 0) scan_and_store();
+  }
+  drain_stores(stores);
+}
+
+#endif  // SG_CH12_DEVICE_CODE
+
+template <typename T, typename Op, bool kExclusive, typename Design>
+__global__ void __launch_bounds__(kBlockThreads, 2)
+    warp_specialized_scan_kernel(const T* __restrict__ in, T* __restrict__ out, Layout layout, int stage_count, int lag,
+                                 ch09::EpochStatus<T> status, sg::Watchdog dog) {
+#if SG_CH12_DEVICE_CODE
+  using LookBack = ch09::WarpLookBack<0, Design::kPollDelayNs>;
+  __shared__ Control<T> control;
+  extern __shared__ __align__(128) unsigned char stage_memory[];
+  T* stages = reinterpret_cast<T*>(stage_memory);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stage_count; ++s) {
+      init_mbarrier(&control.full[s], 32);
+      init_mbarrier(&control.empty[s], 1);
+      init_mbarrier(&control.reduced[s], 1);
+      init_mbarrier(&control.resolved[s], 1);
+    }
+    fence_mbarrier_init();
+  }
+  __syncthreads();  // the last block-wide barrier: from here on each warp keeps to its role
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  if (warp < kComputeWarps) compute<T, Op, kExclusive, Design, LookBack>(out, layout, stages, stage_count, lag, control, status, dog);
+  else if (warp == kComputeWarps) produce<T, Op>(in, layout, stages, stage_count, control, dog);
+  else if (Design::kLookBackWarp) look_back_warp<T, Op, LookBack>(status, stage_count, control, dog);
+#else
+  (void)in, (void)out, (void)layout, (void)stage_count, (void)lag, (void)status, (void)dog;
+#endif
+}
+
+// ---- the host side: geometry, the sm_90 check, the launch -------------------------------------
+
+// What the launch geometry is derived from, read once per GPU.
+struct DeviceLimits {
+  int major = 0;
+  int sm_count = 0;
+  std::size_t shared_bytes_per_sm = 0;            // the SM's shared memory, for all its blocks
+  std::size_t shared_bytes_per_block_optin = 0;   // the most one block may ask for
+};
+inline DeviceLimits device_limits(int device) {
+  DeviceLimits limits;
+  int value = 0;
+  SG_CUDA(cudaDeviceGetAttribute(&limits.major, cudaDevAttrComputeCapabilityMajor, device));
+  SG_CUDA(cudaDeviceGetAttribute(&limits.sm_count, cudaDevAttrMultiProcessorCount, device));
+  SG_CUDA(cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  limits.shared_bytes_per_sm = static_cast<std::size_t>(value);
+  SG_CUDA(cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  limits.shared_bytes_per_block_optin = static_cast<std::size_t>(value);
+  return limits;
+}
+
+// Stages, lag and blocks per SM of one launch. The stages a block holds at once: L + 1 reduced
+// and waiting for their scan (the one just reduced included), one whose bulk store is still
+// reading it, and the rest loading: S - L - 2 tiles of bytes in flight.
+struct Geometry {
+  int stages;
+  int lag;
+  int blocks_per_sm;
+};
+
+// Steps 2-4: a fixed ring of 4 stages (64 KiB), lag 1, one block per SM.
+template <typename T>
+Geometry fixed_geometry(const DeviceLimits&) {
+  return {4, 1, 1};
+}
+
+// Step 5: two blocks per SM, each with as many stages as half the SM's shared memory holds
+// (less the block's static shared memory and the 1 KiB the driver reserves per block), and a
+// lag of half the stages.
+//   two blocks   one block's compute warps move in lockstep through barriers and dependent
+//                shuffles: about a tile's worth of latency per tile. A second block on the SM
+//                computes while the first waits (README: the sweep, 1 to 3 blocks per SM).
+//   stages       a stage waiting for its bytes is what keeps DRAM busy (Little's law, README);
+//                the stages being reduced, waiting for their prefix, or stored keep none.
+template <typename T>
+Geometry device_geometry(const DeviceLimits& device) {
+  constexpr int kBlocksPerSm = 2;
+  const std::size_t reserved = 1024 + sizeof(Control<T>);
+  const std::size_t per_block = std::min(device.shared_bytes_per_sm / kBlocksPerSm - reserved, device.shared_bytes_per_block_optin - sizeof(Control<T>));
+  const int stages = std::max(4, std::min(static_cast<int>(per_block / kTileBytes), kMaxStages));
+  return {stages, std::max(1, stages / 2), kBlocksPerSm};
+}
+
+// A launch's geometry and grid on one GPU, worked out once (and the kernel's shared-memory
+// limit raised once). bulk_copies: the GPU has them (sm_90 on) and the kernel was compiled
+// for it; otherwise the launcher falls back to chapter 09's v4, which computes the same scan.
+struct Launch {
+  bool bulk_copies;
+  Geometry geometry;
+  unsigned resident_blocks;
+};
+
+template <typename T, typename Kernel>
+Launch plan_launch(Kernel kernel, Geometry (*geometry_of)(const DeviceLimits&)) {
+  const int device = sg::current_device();
+  const DeviceLimits limits = device_limits(device);
+  cudaFuncAttributes attributes{};
+  SG_CUDA(cudaFuncGetAttributes(&attributes, kernel));
+  Launch launch{};
+  launch.bulk_copies = limits.major >= 9 && attributes.ptxVersion >= 90 && attributes.binaryVersion >= 90;
+  if (!launch.bulk_copies) return launch;
+  launch.geometry = geometry_of(limits);
+  launch.resident_blocks = static_cast<unsigned>(limits.sm_count * launch.geometry.blocks_per_sm);
+  // several launchers share one kernel with different rings: allow the largest a block may have
+  const int most = static_cast<int>(limits.shared_bytes_per_block_optin - attributes.sharedSizeBytes);
+  if (launch.geometry.stages * kTileBytes > most) throw std::invalid_argument("chapter 12: a ring of " + std::to_string(launch.geometry.stages) + " stages does not fit in shared memory");
+  SG_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+  // tiles are dealt round-robin: every block of the grid must be resident at once
+  int fits = 0;
+  SG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, kernel, kBlockThreads, launch.geometry.stages * kTileBytes));
+  if (fits < launch.geometry.blocks_per_sm)
+    throw std::invalid_argument("chapter 12: " + std::to_string(launch.geometry.blocks_per_sm) + " blocks per SM of " +
+                                std::to_string(launch.geometry.stages) + " stages do not fit on this GPU (" + std::to_string(fits) + " do)");
+  return launch;
+}
+
+template <typename T, typename Op, bool kExclusive, typename Design, Geometry (*kGeometry)(const DeviceLimits&)>
+void warp_specialized_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
+  if (n == 0) return;
+  constexpr auto kernel = warp_specialized_scan_kernel<T, Op, kExclusive, Design>;
+  static std::map<int, Launch> per_device;
+  const int device = sg::current_device();
+  auto found = per_device.find(device);
+  if (found == per_device.end()) found = per_device.emplace(device, plan_launch<T>(kernel, kGeometry)).first;
+  const Launch& launch = found->second;
+  if (!launch.bulk_copies) return ch09::tuned_scan<T, Op, kExclusive>(in, out, n, stream);
+
+  Layout layout{};
+  layout.n = n;
+  layout.shift = (reinterpret_cast<std::uintptr_t>(in) % 16) / sizeof(T);
+  layout.tiles = (n + layout.shift + kTileItems<T> - 1) / kTileItems<T>;
+  layout.same_alignment = reinterpret_cast<std::uintptr_t>(in) % 16 == reinterpret_cast<std::uintptr_t>(out) % 16;
+  const ch09::EpochLease lease = ch09::lease_epoch_words<sizeof(ch08::PackedWord<T>)>(layout.tiles, stream);  // (its ticket is unused)
+  const ch09::EpochStatus<T> status{static_cast<ch08::PackedWord<T>*>(lease.words), lease.epoch};
+  const unsigned grid = static_cast<unsigned>(std::min<unsigned long long>(layout.tiles, launch.resident_blocks));
+  kernel<<<grid, kBlockThreads, launch.geometry.stages * kTileBytes, stream>>>(in, out, layout, launch.geometry.stages,
+                                                                             launch.geometry.lag, status, sg::watchdog());
+  SG_CHECK_LAUNCH();
+}
+
+// Whether this GPU runs the warp-specialized kernel (false: the launchers run chapter 09's v4).
+inline bool runs_bulk_copy_kernel() {
+  return plan_launch<int>(warp_specialized_scan_kernel<std::int32_t, sg::Sum, false, BulkStores>, device_geometry<std::int32_t>).bulk_copies;
+}
+
+}  // namespace ch12
