@@ -10,12 +10,14 @@
 #include "common/check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/operators.hpp"
+#include "common/variant.cuh"
 
 #include <cub/device/device_scan.cuh>
 
 #include <cstddef>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 namespace ch00 {
 
@@ -51,6 +53,18 @@ void cub_device_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
   std::size_t bytes = cub_scan_scratch_bytes<T, Op, kInclusive>(n);
   void* temp = sg::scratch_bytes(bytes);
   SG_CUDA((cub_scan<T, Op, kInclusive>(temp, bytes, in, out, n, stream)));
+}
+
+// CUB's inclusive and exclusive scans as the rows a chapter times beside its own
+// ("baseline/cub/..."): temporary storage from the scratch region, CUB's count limit.
+template <typename T, typename Op>
+std::vector<sg::Variant<T, Op>> cub_scan_baselines() {
+  return {
+      {"baseline/cub/inclusive", cub_device_scan<T, Op, true>, sg::Computes::InclusiveScan, sg::model::read_write, 0,
+       cub_scan_scratch_bytes<T, Op, true>, kCubScanMaxItems},
+      {"baseline/cub/exclusive", cub_device_scan<T, Op, false>, sg::Computes::ExclusiveScan, sg::model::read_write, 0,
+       cub_scan_scratch_bytes<T, Op, false>, kCubScanMaxItems},
+  };
 }
 
 }  // namespace ch00

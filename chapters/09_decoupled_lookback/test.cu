@@ -5,6 +5,7 @@
 #include "09_decoupled_lookback/lookback.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "09_decoupled_lookback/variants.cuh"
+#include "09_decoupled_lookback/epoch_checks.cuh"
 #include "tests/support/check_variant.cuh"
 
 #include <string>
@@ -13,21 +14,6 @@
 TEST_CASE_TEMPLATE("09: the variant list is well-formed", E, SG_FULL_ARRAY_TEST_ELEMENTS) {
   sg_test::check_variant_list<ch09::Chapter, typename E::type, typename E::op>();
 }
-
-namespace {
-
-// Runs `variant` `runs` times on fresh inputs of the given sizes, one after another.
-template <typename T, typename Op>
-void check_many(const sg::Variant<T, Op>& variant, const std::vector<std::size_t>& sizes, int runs) {
-  for (int run = 0; run < runs; ++run)
-    for (std::size_t n : sizes) {
-      const sg::Validation result = sg_test::run_and_validate(variant, sg::random_input<T, Op>(n, sg_test::seed() + 7919 * run + n), 1);
-      INFO(variant.name, ", n = ", n, ", run ", run, ", seed ", sg_test::seed());
-      REQUIRE_MESSAGE(result.ok(), result.summary());
-    }
-}
-
-}  // namespace
 
 TEST_SUITE("gpu") {
   TEST_CASE_TEMPLATE("09: every version matches the CPU reference", E, SG_FULL_ARRAY_TEST_ELEMENTS) {
@@ -66,23 +52,12 @@ TEST_SUITE("gpu") {
       for (std::size_t multiple : {std::size_t{1}, std::size_t{4}}) sizes.push_back((multiple * sms + 1) * tile - 7);
     for (const auto& variant : ch09::Chapter::variants<std::int32_t, sg::Sum>()) {
       if (variant.tile != 0 || variant.name.rfind("v4/sweep", 0) == 0) continue;
-      check_many(variant, sizes, variant.name.rfind("v4", 0) == 0 ? sg_test::repetitions(3, 10) : sg_test::repetitions(1, 3));
+      sg_test::check_repeated(variant, sizes, variant.name.rfind("v4", 0) == 0 ? sg_test::repetitions(3, 10) : sg_test::repetitions(1, 3));
     }
   }
 
   TEST_CASE("09: v4 across the epoch's wrap-around") {
-    for (const auto& variant : ch09::Chapter::variants<std::int32_t, sg::Sum>()) {
-      if (variant.name != "v4/tuned/inclusive") continue;
-      check_many(variant, {100000, 3000000}, 1);  // leave words of several epochs behind
-      ch09::last_epoch<8>() = ch09::kEpochLimit - 3;
-      check_many(variant, {3000000, 100000, 2999999}, 3);  // epochs limit-2, limit-1, then 1 (after a clear), 2, ...
-      CHECK(ch09::last_epoch<8>() < 16);
-    }
-    for (const auto& variant : ch09::Chapter::variants<std::int64_t, sg::AffineCompose>()) {
-      if (variant.name != "v4/tuned/exclusive") continue;
-      ch09::last_epoch<16>() = ch09::kEpochLimit - 2;
-      check_many(variant, {1500000, 77777}, 3);
-      CHECK(ch09::last_epoch<16>() < 16);
-    }
+    ch09_test::check_epoch_wraparound<ch09::Chapter>("v4/tuned/inclusive", "v4/tuned/exclusive");
   }
+
 }

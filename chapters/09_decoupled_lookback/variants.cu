@@ -43,11 +43,9 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"v4/tuned/exclusive", tuned_scan<T, Op, true>, exclusive, model},
       {"diagnostic/cub_tile_without_lookback", tuned_scan<T, Op, false, CubTile, NoLookBack>, inclusive, model,
        kTunedTileItems<T, CubTile>},
-      {"baseline/cub/inclusive", ch00::cub_device_scan<T, Op, true>, inclusive, model, 0, ch00::cub_scan_scratch_bytes<T, Op, true>,
-       ch00::kCubScanMaxItems},
-      {"baseline/cub/exclusive", ch00::cub_device_scan<T, Op, false>, exclusive, model, 0, ch00::cub_scan_scratch_bytes<T, Op, false>,
-       ch00::kCubScanMaxItems},
   };
+  const std::vector<sg::Variant<T, Op>> cub = ch00::cub_scan_baselines<T, Op>();
+  variants.insert(variants.end(), cub.begin(), cub.end());
   if constexpr (std::is_same_v<T, std::int32_t> && std::is_same_v<Op, sg::Sum>) {
     // Tuned is Tuning<128, 192, 4000, 1000, 4, true, 12>; each row changes one thing
     const std::vector<sg::Variant<T, Op>> sweep = {

@@ -6,6 +6,7 @@
 #include "12_warp_specialized_scan/persistent.cuh"
 #include "12_warp_specialized_scan/variants.cuh"
 #include "12_warp_specialized_scan/warp_specialized.cuh"
+#include "09_decoupled_lookback/epoch_checks.cuh"
 #include "tests/support/check_variant.cuh"
 
 #include <string>
@@ -34,16 +35,6 @@ std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
   return ch12::kTileItems<T>;
 }
 
-template <typename T, typename Op>
-void check_many(const sg::Variant<T, Op>& variant, const std::vector<std::size_t>& sizes, int runs) {
-  for (int run = 0; run < runs; ++run)
-    for (std::size_t n : sizes) {
-      const sg::Validation result = sg_test::run_and_validate(variant, sg::random_input<T, Op>(n, sg_test::seed() + 7919 * run + n), 1);
-      INFO(variant.name, ", n = ", n, ", run ", run, ", seed ", sg_test::seed());
-      REQUIRE_MESSAGE(result.ok(), result.summary());
-    }
-}
-
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -70,30 +61,19 @@ TEST_SUITE("gpu") {
   TEST_CASE("12: launch after launch, large after small: the ticket and the status words are never cleared") {
     const std::size_t sms = static_cast<std::size_t>(sg::require_device().sm_count);
     std::vector<std::size_t> sizes = {33, 1, (std::size_t{30} << 20) + 3};
-    // tile counts just below and above one and four tiles per block of a one-block-per-SM grid
+    // tile counts just below and above one and four tiles per SM
     for (std::size_t multiple : {std::size_t{1}, std::size_t{4}})
       for (long long delta : {-7LL, 7LL}) sizes.push_back(static_cast<std::size_t>(static_cast<long long>(multiple * sms * ch12::kTileItems<std::int32_t>) + delta));
     for (const auto& variant : ch12::Chapter::variants<std::int32_t, sg::Sum>()) {
       if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/")) continue;
-      check_many(variant, sizes, sg_test::repetitions(3, 10));
+      sg_test::check_repeated(variant, sizes, sg_test::repetitions(3, 10));
     }
   }
 
   TEST_CASE("12: across the epoch's wrap-around") {
-    for (const auto& variant : ch12::Chapter::variants<std::int32_t, sg::Sum>()) {
-      if (variant.name != "5_device_tuned/inclusive") continue;
-      check_many(variant, {100000, 3000000}, 1);
-      ch09::last_epoch<8>() = ch09::kEpochLimit - 3;
-      check_many(variant, {3000000, 100000, 2999999}, 3);
-      CHECK(ch09::last_epoch<8>() < 16);
-    }
-    for (const auto& variant : ch12::Chapter::variants<std::int64_t, sg::AffineCompose>()) {
-      if (variant.name != "5_device_tuned/exclusive") continue;
-      ch09::last_epoch<16>() = ch09::kEpochLimit - 2;
-      check_many(variant, {1500000, 77777}, 3);
-      CHECK(ch09::last_epoch<16>() < 16);
-    }
+    ch09_test::check_epoch_wraparound<ch12::Chapter>("5_device_tuned/inclusive", "5_device_tuned/exclusive");
   }
+
 
   TEST_CASE("12: the GPU runs the warp-specialized kernel, or the program says it falls back") {
     const sg::DeviceInfo device = sg::require_device();

@@ -35,11 +35,9 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"5_device_tuned/inclusive", warp_specialized_scan<T, Op, false, BulkStores, device_geometry<T>>, inclusive, model},
       {"5_device_tuned/exclusive", warp_specialized_scan<T, Op, true, BulkStores, device_geometry<T>>, exclusive, model},
       {"baseline/ch09_v4/inclusive", ch09::tuned_scan<T, Op, false>, inclusive, model},
-      {"baseline/cub/inclusive", ch00::cub_device_scan<T, Op, true>, inclusive, model, 0, ch00::cub_scan_scratch_bytes<T, Op, true>,
-       ch00::kCubScanMaxItems},
-      {"baseline/cub/exclusive", ch00::cub_device_scan<T, Op, false>, exclusive, model, 0, ch00::cub_scan_scratch_bytes<T, Op, false>,
-       ch00::kCubScanMaxItems},
   };
+  const std::vector<sg::Variant<T, Op>> cub = ch00::cub_scan_baselines<T, Op>();
+  variants.insert(variants.end(), cub.begin(), cub.end());
   if constexpr (std::is_same_v<T, std::int32_t> && std::is_same_v<Op, sg::Sum>) {
     const std::vector<sg::Variant<T, Op>> sweep = {
         {"sweep/1_block_per_SM/13_stages/lag=5", warp_specialized_scan<T, Op, false, BulkStores, ring<1, 13, 5>>, inclusive, model},

@@ -176,6 +176,19 @@ void check_misaligned(const sg::Variant<T, Op>& variant, const std::vector<std::
       if (n <= variant.max_n) check_misaligned(variant, n, offset);
 }
 
+// Runs `variant` `runs` times over the sizes, one launch after another on fresh inputs, and
+// stops at the first wrong result: state a launch leaves behind (status words never cleared, a
+// ticket that resets itself) must not spoil the next one.
+template <typename T, typename Op>
+void check_repeated(const sg::Variant<T, Op>& variant, const std::vector<std::size_t>& sizes, int runs) {
+  for (int run = 0; run < runs; ++run)
+    for (std::size_t n : sizes) {
+      const sg::Validation result = run_and_validate(variant, sg::random_input<T, Op>(n, seed() + 7919 * run + n), 1);
+      INFO(variant.name, ", n = ", n, ", run ", run, ", seed ", seed());
+      REQUIRE_MESSAGE(result.ok(), result.summary());
+    }
+}
+
 // Random inputs around `boundary` (the variant's tile or block size), one-hot inputs on the
 // first boundaries, and for int32 sums the large size.
 template <typename T, typename Op>
