@@ -97,9 +97,19 @@ __device__ __forceinline__ T combine_window_in_tile_order(T value, Op op) {
 // status words from the hottest lines of the L2, which slows the stores that publish them).
 // Both only when the grid is large (kSleepFromBlocks, as CUB does): a small grid has few
 // waiters, nothing to contend for, and every nanosecond slept is latency. 0: never sleep.
-template <unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0>
+// kTilesPerLane: the window is W = kTilesPerLane slabs of 32 tiles: lane i watches tiles
+// base - 32k - i, k = 0 .. W-1, one coalesced load per slab, all W issued before any is used:
+// one round trip to the L2 walks back 32 W tiles (chapter 12, whose look-backs are deep).
+// What a look-back did (chapter 12's --trace).
+struct LookCounts {
+  unsigned windows = 0;  // windows read: 1 + how many times it slid further back
+  unsigned repolls = 0;  // looks again at a window with a needed tile still in X
+};
+
+template <unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0, int kTilesPerLane = 1>
 struct WarpLookBack {
   static constexpr unsigned kSleepFromBlocks = 512;
+  static constexpr int kWindow = ch03::kWarpSize * kTilesPerLane;
 
   template <typename T, typename Op, typename Status>
   __device__ static T exclusive_prefix(const Status& status, std::size_t tile, T tile_total, Op op, const sg::Watchdog& dog) {
@@ -120,33 +130,70 @@ struct WarpLookBack {
 
   // The look-back itself, for a tile > 0 whose aggregate is already published: returns the
   // exclusive prefix in every lane and publishes the tile's P. (Chapter 12 calls it from a warp
-  // of its own, after the warps that reduced the tile have published its A.)
+  // of its own, after the warps that reduced the tile have published its A.) `counts`, if
+  // given, counts the looks (each a round trip to the L2) in lane 0: windows, and looks again
+  // at a window that still had a needed tile in X.
   template <typename T, typename Op, typename Status>
-  __device__ static T resolve(const Status& status, std::size_t tile, T tile_total, Op op, const sg::Watchdog& dog, bool sleep) {
+  __device__ static T resolve(const Status& status, std::size_t tile, T tile_total, Op op, const sg::Watchdog& dog, bool sleep,
+                              LookCounts* counts = nullptr) {
+    constexpr int W = kTilesPerLane;
     const int lane = ch03::lane_id();
     if (kInitialDelayNs > 0 && sleep) __nanosleep(kInitialDelayNs);
     T prefix = Op::template identity<T>();
     sg::WaitBudget budget(dog);
-    for (long long base = static_cast<long long>(tile) - 1;; base -= ch03::kWarpSize) {
-      const long long j = base - lane;  // lane i watches tile base - i; before tile 0: an inclusive identity
-      auto look = [&] { return j >= 0 ? status.poll(static_cast<std::size_t>(j)) : Observed<T>{kInclusive, Op::template identity<T>()}; };
-      Observed<T> seen = look();
-      unsigned inclusive = __ballot_sync(ch03::kFullWarp, seen.status == kInclusive);
-      unsigned invalid = __ballot_sync(ch03::kFullWarp, seen.status == kInvalid);
-      // the lanes that matter: 0 .. the first P, or all 32
-      unsigned needed = inclusive != 0 ? (inclusive & -inclusive) * 2u - 1u : ~0u;
-      while ((invalid & needed) != 0) {
-        const bool give_up = __shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(tile, base - (__ffs(invalid & needed) - 1)), 0);
-        if (give_up) break;  // the launch is reported failed; finish quickly
+    for (long long base = static_cast<long long>(tile) - 1;; base -= kWindow) {
+      // slab k, lane i: tile base - 32k - i; before tile 0, an inclusive identity. The loads
+      // come first and unconditionally (tile 0 stands in for a tile before it), so that all W
+      // are in flight at once.
+      Observed<T> seen[W];
+      unsigned inclusive[W], invalid[W];
+      int first_p = W;  // the first slab with a P (W: none)
+      auto look = [&] {
+#pragma unroll
+        for (int k = 0; k < W; ++k) {
+          const long long j = base - static_cast<long long>(k) * ch03::kWarpSize - lane;
+          seen[k] = status.poll(static_cast<std::size_t>(j >= 0 ? j : 0));
+        }
+        first_p = W;
+#pragma unroll
+        for (int k = W - 1; k >= 0; --k) {
+          const long long j = base - static_cast<long long>(k) * ch03::kWarpSize - lane;
+          if (j < 0) seen[k] = Observed<T>{kInclusive, Op::template identity<T>()};
+          inclusive[k] = __ballot_sync(ch03::kFullWarp, seen[k].status == kInclusive);
+          invalid[k] = __ballot_sync(ch03::kFullWarp, seen[k].status == kInvalid);
+          if (inclusive[k] != 0) first_p = k;
+        }
+      };
+      // the lanes of slab k that matter: all of them before the first P's slab, in it lanes
+      // 0 .. the first P, none after it
+      auto needed = [&](int k) { return k < first_p ? ~0u : k == first_p ? (inclusive[k] & -inclusive[k]) * 2u - 1u : 0u; };
+      auto first_waiting = [&]() -> long long {  // the nearest needed tile still in X, or -1
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          if ((invalid[k] & needed(k)) != 0) return base - static_cast<long long>(k) * ch03::kWarpSize - (__ffs(invalid[k] & needed(k)) - 1);
+        return -1;
+      };
+      look();
+      if (counts != nullptr) ++counts->windows;
+      bool gave_up = false;
+      for (long long waiting = first_waiting(); waiting >= 0; waiting = first_waiting()) {
+        gave_up = __shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(tile, static_cast<unsigned long long>(waiting)), 0);
+        if (gave_up) break;  // the launch is reported failed; finish quickly
         if (kPollDelayNs > 0 && sleep) __nanosleep(kPollDelayNs);
-        seen = look();
-        inclusive = __ballot_sync(ch03::kFullWarp, seen.status == kInclusive);
-        invalid = __ballot_sync(ch03::kFullWarp, seen.status == kInvalid);
-        needed = inclusive != 0 ? (inclusive & -inclusive) * 2u - 1u : ~0u;
+        look();
+        if (counts != nullptr) ++counts->repolls;
       }
-      const T mine = (needed >> lane) & 1u ? seen.value : Op::template identity<T>();
-      prefix = op(combine_window_in_tile_order(mine, op), prefix);  // this window precedes what we had
-      if (inclusive != 0 || (invalid & needed) != 0) break;
+      // the window in tile order: the slabs from the earliest (k = W - 1) to the nearest, each
+      // combined across its lanes by combine_window_in_tile_order
+      T window = Op::template identity<T>();
+#pragma unroll
+      for (int k = W - 1; k >= 0; --k) {
+        if (k > first_p) continue;  // (warp-uniform) beyond the nearest P
+        const T mine = (needed(k) >> lane) & 1u ? seen[k].value : Op::template identity<T>();
+        window = op(window, combine_window_in_tile_order(mine, op));
+      }
+      prefix = op(window, prefix);  // this window precedes what we had
+      if (first_p < W || gave_up) break;
     }
     if (lane == 0) status.publish(tile, kInclusive, op(prefix, tile_total));
     return prefix;

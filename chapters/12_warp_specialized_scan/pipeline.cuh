@@ -73,6 +73,11 @@ __device__ __forceinline__ bool wait_phase(Mbarrier* barrier, unsigned parity, c
   }
 }
 
+// Has the phase of parity `parity` completed? (A look that does not wait: main.cu --trace.)
+__device__ __forceinline__ bool phase_complete(Mbarrier* barrier, unsigned parity) {
+  return cuda::ptx::mbarrier_test_wait_parity(barrier, parity);
+}
+
 // global -> shared: `bytes` from `source` land at `target`, counted against `barrier`.
 __device__ __forceinline__ void bulk_load(void* target, const void* source, unsigned bytes, Mbarrier* barrier) {
   cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, target, source, bytes, barrier);

@@ -1,10 +1,10 @@
 // Chapter 12 - the variant list, in the order of the lesson:
-//   1_persistent_grid ... 5_device_tuned   the ladder: each step adds one idea to the one before
+//   1_persistent_grid ... 6_early_release  the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
 //   sweep/...                              int32 sums only: the final kernel with one knob
-//                                          changed (blocks per SM, stages and lag, sleep
-//                                          between looks)
+//                                          changed (blocks per SM, stages and lag, tiles
+//                                          per look, sleep between looks)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -32,18 +32,23 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"2_bulk_loads", warp_specialized_scan<T, Op, false, BulkLoads, fixed_geometry<T>>, inclusive, model},
       {"3_lookback_warp", warp_specialized_scan<T, Op, false, LookBackWarp, fixed_geometry<T>>, inclusive, model},
       {"4_bulk_stores", warp_specialized_scan<T, Op, false, BulkStores, fixed_geometry<T>>, inclusive, model},
-      {"5_device_tuned/inclusive", warp_specialized_scan<T, Op, false, BulkStores, device_geometry<T>>, inclusive, model},
-      {"5_device_tuned/exclusive", warp_specialized_scan<T, Op, true, BulkStores, device_geometry<T>>, exclusive, model},
+      {"5_device_tuned", warp_specialized_scan<T, Op, false, BulkStores, device_geometry<T>>, inclusive, model},
+      {"6_early_release/inclusive", warp_specialized_scan<T, Op, false, EarlyRelease, device_geometry<T>>, inclusive, model},
+      {"6_early_release/exclusive", warp_specialized_scan<T, Op, true, EarlyRelease, device_geometry<T>>, exclusive, model},
       {"baseline/ch09_v4/inclusive", ch09::tuned_scan<T, Op, false>, inclusive, model},
   };
   const std::vector<sg::Variant<T, Op>> cub = ch00::cub_scan_baselines<T, Op>();
   variants.insert(variants.end(), cub.begin(), cub.end());
   if constexpr (std::is_same_v<T, std::int32_t> && std::is_same_v<Op, sg::Sum>) {
     const std::vector<sg::Variant<T, Op>> sweep = {
-        {"sweep/1_block_per_SM/13_stages/lag=5", warp_specialized_scan<T, Op, false, BulkStores, ring<1, 13, 5>>, inclusive, model},
-        {"sweep/2_blocks_per_SM/6_stages/lag=1", warp_specialized_scan<T, Op, false, BulkStores, ring<2, 6, 1>>, inclusive, model},
-        {"sweep/2_blocks_per_SM/5_stages/lag=2", warp_specialized_scan<T, Op, false, BulkStores, ring<2, 5, 2>>, inclusive, model},
-        {"sweep/poll=200ns", warp_specialized_scan<T, Op, false, Design<true, true, 200>, device_geometry<T>>, inclusive, model},
+        {"sweep/1_block_per_SM/13_stages/lag=5", warp_specialized_scan<T, Op, false, EarlyRelease, ring<1, 13, 5>>, inclusive, model},
+        {"sweep/2_blocks_per_SM/6_stages/lag=1", warp_specialized_scan<T, Op, false, EarlyRelease, ring<2, 6, 1>>, inclusive, model},
+        {"sweep/2_blocks_per_SM/5_stages/lag=2", warp_specialized_scan<T, Op, false, EarlyRelease, ring<2, 5, 2>>, inclusive, model},
+        {"sweep/2_blocks_per_SM/6_stages/lag=2", warp_specialized_scan<T, Op, false, EarlyRelease, ring<2, 6, 2>>, inclusive, model},
+        {"sweep/2_blocks_per_SM/6_stages/lag=4", warp_specialized_scan<T, Op, false, EarlyRelease, ring<2, 6, 4>>, inclusive, model},
+        {"sweep/64_tiles_per_look", warp_specialized_scan<T, Op, false, Design<true, true, true, 2>, device_geometry<T>>, inclusive, model},
+        {"sweep/128_tiles_per_look", warp_specialized_scan<T, Op, false, Design<true, true, true, 4>, device_geometry<T>>, inclusive, model},
+        {"sweep/poll=200ns", warp_specialized_scan<T, Op, false, Design<true, true, true, 1, 200>, device_geometry<T>>, inclusive, model},
     };
     variants.insert(variants.end(), sweep.begin(), sweep.end());
   }

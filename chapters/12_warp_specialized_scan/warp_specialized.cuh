@@ -23,6 +23,9 @@
 //   5  device tuning    the number of stages from the shared memory per SM, the lag L from
 //                       the stages, the grid from the SM count (steps 2-4: a fixed 4 stages,
 //                       L = 1, one block per SM)
+//   6  early release    a stored stage goes back to the producer once the copy engine has
+//                       read it (checked after the next reduce), not a whole tile later at
+//                       the next store: one more stage loading (README: Little's law)
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
 // (G blocks), because the producer must know its tiles S stages ahead: had it drawn tickets
@@ -86,15 +89,34 @@ template <typename T>
 inline constexpr std::size_t kVector = 16 / sizeof(T);  // elements per 16 bytes
 
 // What the ladder adds, step by step.
-template <bool kLookBackWarpOf, bool kBulkStoresOf, unsigned kPollDelayNsOf = 0>
+template <bool kLookBackWarpOf, bool kBulkStoresOf, bool kEarlyReleaseOf = false, int kLookBackTilesPerLaneOf = 1,
+          unsigned kPollDelayNsOf = 0, bool kTraceOf = false>
 struct Design {
   static constexpr bool kLookBackWarp = kLookBackWarpOf;  // false: the compute warps look back themselves
   static constexpr bool kBulkStores = kBulkStoresOf;
+  static constexpr bool kEarlyRelease = kEarlyReleaseOf;  // a stored stage is freed after the next reduce, not the next store
+  static constexpr int kLookBackTilesPerLane = kLookBackTilesPerLaneOf;  // a look reads 32 x this many status words
   static constexpr unsigned kPollDelayNs = kPollDelayNsOf;  // between looks at a window not yet ready
+  static constexpr bool kTrace = kTraceOf;  // time the waits (main.cu --trace)
+  using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
-using BulkLoads = Design<false, false>;     // step 2
-using LookBackWarp = Design<true, false>;   // step 3
-using BulkStores = Design<true, true>;      // steps 4 and 5
+using BulkLoads = Design<false, false>;        // step 2
+using LookBackWarp = Design<true, false>;      // step 3
+using BulkStores = Design<true, true>;           // steps 4 and 5
+using EarlyRelease = Design<true, true, true>;   // step 6
+template <typename D>  // the same design with its waits timed (main.cu --trace)
+using Traced = Design<D::kLookBackWarp, D::kBulkStores, D::kEarlyRelease, D::kLookBackTilesPerLane, D::kPollDelayNs, true>;
+
+// What a traced launch measures (main.cu --trace), summed over the blocks: how long the
+// look-back takes and how many round trips it makes, and how long the compute warps wait for
+// tiles to land and for prefixes to be resolved.
+struct Trace {
+  unsigned long long lookback_tiles, lookback_windows, lookback_repolls, lookback_ns;
+  unsigned long long compute_ns;       // the compute warps' time from their first wait to their last store
+  unsigned long long load_wait_ns;     // ... of it waiting for a tile to land
+  unsigned long long prefix_wait_ns;   // ... of it waiting for a tile's prefix
+  unsigned long long waited_loads, waited_load_latency_ns;  // loads the compute warps waited for: issue to landing
+};
 
 // Where the array sits in the virtual, aligned tiles (computed by the launcher).
 struct Layout {
@@ -192,6 +214,7 @@ struct Control {
   Mbarrier reduced[kMaxStages];   // the tile's aggregate is known (one compute thread)
   Mbarrier resolved[kMaxStages];  // the tile's prefix is known    (the look-back warp)
   unsigned long long tile_of[kMaxStages];
+  unsigned long long issued_ns[kMaxStages];  // when the producer issued the stage's load (traced launches)
   T aggregate[kMaxStages];
   T prefix[kMaxStages];
   typename Scan::TempStorage reduce_storage, scan_storage;
@@ -214,7 +237,7 @@ struct RingPosition {
 #if SG_CH12_DEVICE_CODE
 
 // ---- the producer warp ------------------------------------------------------------------------
-template <typename T, typename Op>
+template <typename T, typename Op, typename Design>
 __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stages, int stage_count, Control<T>& control,
                         const sg::Watchdog& dog) {
   const int lane = ch03::lane_id();
@@ -239,6 +262,7 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
     fence_shared_for_bulk_copies();  // these stores before a later round's bulk copy into the same stage
     if (lane == 0) {
       control.tile_of[s] = tile;
+      if constexpr (Design::kTrace) control.issued_ns[s] = sg::global_time_ns();
       const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
       arrive_expect_bytes(&control.full[s], bytes);
       if (bytes > 0) bulk_load(stage + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &control.full[s]);
@@ -249,20 +273,32 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
 }
 
 // ---- the look-back warp (step 3 on) -------------------------------------------------------------
-template <typename T, typename Op, typename LookBack>
-__device__ void look_back_warp(const ch09::EpochStatus<T>& status, int stage_count, Control<T>& control, const sg::Watchdog& dog) {
+template <typename T, typename Op, typename Design>
+__device__ void look_back_warp(const ch09::EpochStatus<T>& status, int stage_count, Control<T>& control, Trace* trace,
+                               const sg::Watchdog& dog) {
   const Op op{};
+  unsigned long long tiles = 0, busy_ns = 0;
+  ch09::LookCounts counts;
   for (RingPosition at;; at.advance(stage_count)) {
     const int s = at.stage;
     wait_phase(&control.reduced[s], at.parity, dog, 0);
     const unsigned long long tile = control.tile_of[s];
-    if (tile == kNoTile) return;
+    if (tile == kNoTile) break;
     // the aggregate is published already (by the compute warps, the moment it existed)
-    const T prefix = tile == 0 ? Op::template identity<T>() : LookBack::resolve(status, tile, control.aggregate[s], op, dog, true);
+    const unsigned long long start = Design::kTrace ? sg::global_time_ns() : 0;
+    const T prefix = tile == 0 ? Op::template identity<T>()
+                               : Design::LookBack::resolve(status, tile, control.aggregate[s], op, dog, true, Design::kTrace ? &counts : nullptr);
     if (ch03::lane_id() == 0) {
       control.prefix[s] = prefix;
       arrive(&control.resolved[s]);
     }
+    if constexpr (Design::kTrace) busy_ns += sg::global_time_ns() - start, tiles += tile != 0;
+  }
+  if (Design::kTrace && ch03::lane_id() == 0) {
+    atomicAdd(&trace->lookback_tiles, tiles);
+    atomicAdd(&trace->lookback_windows, static_cast<unsigned long long>(counts.windows));
+    atomicAdd(&trace->lookback_repolls, static_cast<unsigned long long>(counts.repolls));
+    atomicAdd(&trace->lookback_ns, busy_ns);
   }
 }
 
@@ -322,25 +358,67 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
   }
 }
 
+// Step 6: the last bulk store has been issued a reduce ago, long enough for the copy engine to
+// have read its 16 KiB: wait for that (rarely a wait at all) and hand the stage back now, not a
+// whole tile later at the next store. The stage starts loading a tile sooner: one more stage
+// of bytes in flight (README: Little's law). Thread 0, after the reduce's barrier, which every
+// thread's reads of that stage (its head and tail) precede.
+template <typename T>
+__device__ __forceinline__ void release_stored_stage(Control<T>& control, StoreState& stores) {
+  if (stores.pending_stage < 0) return;
+  wait_bulk_store_reads<0>();
+  arrive(&control.empty[stores.pending_stage]);
+  stores.pending_stage = -1;
+}
+
 // Before the block ends: the last bulk store has read its stage.
 __device__ __forceinline__ void drain_stores(StoreState& stores) {
   if (threadIdx.x == 0 && stores.pending_stage >= 0) wait_bulk_store_reads<0>();
 }
 
 // ---- the compute warps ------------------------------------------------------------------------
-template <typename T, typename Op, bool kExclusive, typename Design, typename LookBack>
+// Traced launches: thread 0 of the compute warps times its waits.
+struct ComputeClock {
+  unsigned long long start = 0, load_wait_ns = 0, prefix_wait_ns = 0, waited_loads = 0, waited_load_latency_ns = 0;
+};
+
+template <typename Design, typename Wait>
+__device__ __forceinline__ void timed_wait(unsigned long long& waited_ns, Wait wait) {
+  if (!Design::kTrace || threadIdx.x != 0) return wait();
+  const unsigned long long before = sg::global_time_ns();
+  wait();
+  waited_ns += sg::global_time_ns() - before;
+}
+
+// Waits for stage s to land. Traced: a load the warps had to wait for landed about when the
+// wait ended, so (end of the wait - issue) is that load's latency under this load.
+template <typename T, typename Design>
+__device__ __forceinline__ void wait_for_tile(Control<T>& control, int s, unsigned parity, ComputeClock& clock, const sg::Watchdog& dog) {
+  if (!Design::kTrace || threadIdx.x != 0) {
+    wait_phase(&control.full[s], parity, dog, 0);
+    return;
+  }
+  const bool landed = phase_complete(&control.full[s], parity);
+  timed_wait<Design>(clock.load_wait_ns, [&] { wait_phase(&control.full[s], parity, dog, 0); });
+  if (!landed && control.tile_of[s] != kNoTile) ++clock.waited_loads, clock.waited_load_latency_ns += sg::global_time_ns() - control.issued_ns[s];
+}
+
+template <typename T, typename Op, bool kExclusive, typename Design>
 __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, int stage_count, int lag, Control<T>& control,
-                        const ch09::EpochStatus<T>& status, const sg::Watchdog& dog) {
+                        const ch09::EpochStatus<T>& status, Trace* trace, const sg::Watchdog& dog) {
   using Scan = typename Control<T>::Scan;
+  using LookBack = typename Design::LookBack;
   const Op op{};
   StoreState stores;
+  ComputeClock clock;
+  if (Design::kTrace && threadIdx.x == 0) clock.start = sg::global_time_ns();
   T items[kItems<T>];
 
   if constexpr (!Design::kLookBackWarp) {
     // Step 2: one tile at a time; warp 0 looks back inside the scan, as in chapter 09.
     for (RingPosition at;; at.advance(stage_count)) {
       const int s = at.stage;
-      wait_phase(&control.full[s], at.parity, dog, 0);
+      wait_for_tile<T, Design>(control, s, at.parity, clock, dog);
       const unsigned long long tile = control.tile_of[s];
       if (tile == kNoTile) break;
       T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T>;
@@ -351,7 +429,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       store_stage<T, Design>(out, layout, stage, s, tile, control, stores);
     }
   } else {
-    // Steps 3-5: reduce tile k and publish its aggregate; then scan tile k - L, which waited
+    // Steps 3-6: reduce tile k and publish its aggregate; then scan tile k - L, which waited
     // in its stage while the look-back warp resolved its prefix.
     RingPosition scan_at;
     int reduced_ahead = 0;  // tiles reduced but not scanned yet
@@ -361,7 +439,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T>;
       read_stage(stage, items);
       auto known_prefix = [&](T) {
-        wait_phase(&control.resolved[s], scan_at.parity, dog, tile);
+        timed_wait<Design>(clock.prefix_wait_ns, [&] { wait_phase(&control.resolved[s], scan_at.parity, dog, tile); });
         return control.prefix[s];
       };
       Scan::template scan<kExclusive>(items, op, control.scan_storage, known_prefix);
@@ -372,7 +450,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
     };
     for (RingPosition at;; at.advance(stage_count)) {
       const int s = at.stage;
-      wait_phase(&control.full[s], at.parity, dog, 0);
+      wait_for_tile<T, Design>(control, s, at.parity, clock, dog);
       const unsigned long long tile = control.tile_of[s];
       if (tile == kNoTile) {
         if (threadIdx.x == 0) arrive(&control.reduced[s]);  // tells the look-back warp to stop
@@ -384,6 +462,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
         control.aggregate[s] = total;
         arrive(&control.reduced[s]);
+        if constexpr (Design::kEarlyRelease) release_stored_stage(control, stores);
       }
       if (++reduced_ahead > lag) scan_and_store();
       else ComputeBarrier::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
@@ -391,6 +470,13 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
     while (reduced_ahead > 0) scan_and_store();
   }
   drain_stores(stores);
+  if (Design::kTrace && threadIdx.x == 0) {
+    atomicAdd(&trace->compute_ns, sg::global_time_ns() - clock.start);
+    atomicAdd(&trace->load_wait_ns, clock.load_wait_ns);
+    atomicAdd(&trace->prefix_wait_ns, clock.prefix_wait_ns);
+    atomicAdd(&trace->waited_loads, clock.waited_loads);
+    atomicAdd(&trace->waited_load_latency_ns, clock.waited_load_latency_ns);
+  }
 }
 
 #endif  // SG_CH12_DEVICE_CODE
@@ -398,9 +484,8 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
 template <typename T, typename Op, bool kExclusive, typename Design>
 __global__ void __launch_bounds__(kBlockThreads, 2)
     warp_specialized_scan_kernel(const T* __restrict__ in, T* __restrict__ out, Layout layout, int stage_count, int lag,
-                                 ch09::EpochStatus<T> status, sg::Watchdog dog) {
+                                 ch09::EpochStatus<T> status, Trace* trace, sg::Watchdog dog) {
 #if SG_CH12_DEVICE_CODE
-  using LookBack = ch09::WarpLookBack<0, Design::kPollDelayNs>;
   __shared__ Control<T> control;
   extern __shared__ __align__(128) unsigned char stage_memory[];
   T* stages = reinterpret_cast<T*>(stage_memory);
@@ -415,11 +500,11 @@ __global__ void __launch_bounds__(kBlockThreads, 2)
   }
   __syncthreads();  // the last block-wide barrier: from here on each warp keeps to its role
   const int warp = static_cast<int>(threadIdx.x) / 32;
-  if (warp < kComputeWarps) compute<T, Op, kExclusive, Design, LookBack>(out, layout, stages, stage_count, lag, control, status, dog);
-  else if (warp == kComputeWarps) produce<T, Op>(in, layout, stages, stage_count, control, dog);
-  else if (Design::kLookBackWarp) look_back_warp<T, Op, LookBack>(status, stage_count, control, dog);
+  if (warp < kComputeWarps) compute<T, Op, kExclusive, Design>(out, layout, stages, stage_count, lag, control, status, trace, dog);
+  else if (warp == kComputeWarps) produce<T, Op, Design>(in, layout, stages, stage_count, control, dog);
+  else if (Design::kLookBackWarp) look_back_warp<T, Op, Design>(status, stage_count, control, trace, dog);
 #else
-  (void)in, (void)out, (void)layout, (void)stage_count, (void)lag, (void)status, (void)dog;
+  (void)in, (void)out, (void)layout, (void)stage_count, (void)lag, (void)status, (void)trace, (void)dog;
 #endif
 }
 
@@ -509,8 +594,9 @@ Launch plan_launch(Kernel kernel, Geometry (*geometry_of)(const DeviceLimits&)) 
   return launch;
 }
 
+// trace: where a traced Design sums its timings (main.cu --trace); nullptr otherwise.
 template <typename T, typename Op, bool kExclusive, typename Design, Geometry (*kGeometry)(const DeviceLimits&)>
-void warp_specialized_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
+void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t stream, Trace* trace) {
   if (n == 0) return;
   constexpr auto kernel = warp_specialized_scan_kernel<T, Op, kExclusive, Design>;
   static std::map<int, Launch> per_device;
@@ -529,8 +615,15 @@ void warp_specialized_scan(const T* in, T* out, std::size_t n, cudaStream_t stre
   const ch09::EpochStatus<T> status{static_cast<ch08::PackedWord<T>*>(lease.words), lease.epoch};
   const unsigned grid = static_cast<unsigned>(std::min<unsigned long long>(layout.tiles, launch.resident_blocks));
   kernel<<<grid, kBlockThreads, launch.geometry.stages * kTileBytes, stream>>>(in, out, layout, launch.geometry.stages,
-                                                                             launch.geometry.lag, status, sg::watchdog());
+                                                                             launch.geometry.lag, status, trace, sg::watchdog());
   SG_CHECK_LAUNCH();
+}
+
+// The launcher every variant has: device input, device output, n, stream.
+template <typename T, typename Op, bool kExclusive, typename Design, Geometry (*kGeometry)(const DeviceLimits&)>
+void warp_specialized_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
+  static_assert(!Design::kTrace, "a traced launch needs somewhere to put its timings");
+  launch_warp_specialized<T, Op, kExclusive, Design, kGeometry>(in, out, n, stream, nullptr);
 }
 
 // Whether this GPU runs the warp-specialized kernel (false: the launchers run chapter 09's v4).

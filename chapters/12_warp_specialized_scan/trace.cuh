@@ -1,0 +1,89 @@
+// Chapter 12 - where the time goes (main.cu --trace): steps 5 and 6, int32 sums, with their
+// warps timing their waits (Traced<Design> in warp_specialized.cuh). Per size, one row:
+//
+//   windows/tile   windows of status words the look-back read per tile (1 + slides back)
+//   repolls/tile   looks again at a window, because a tile it needs was still in X
+//   ns/look        the look-back's time per look (each a round trip to the L2): the loaded
+//                  latency of a status word
+//   lookback ns    per tile, against the budget the lag gives it: L tiles of one block's time
+//   load latency   issue to landing of the loads the compute warps had to wait for
+//   waits          the compute warps' time waiting for tiles to land, and for prefixes
+//
+// The README's Little's-law section is built from these rows on both GPUs. Timing changes
+// what it times a little (a clock read around every wait); the rows are for proportions, the
+// timed table for speed.
+#pragma once
+
+#include "12_warp_specialized_scan/warp_specialized.cuh"
+#include "common/device_buffer.cuh"
+#include "common/device_info.cuh"
+#include "common/device_oracle.cuh"
+#include "common/flags.hpp"
+#include "common/timer.cuh"
+
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+
+namespace ch12 {
+
+// One row per size for one design D, run with its clocks on.
+template <typename D>
+bool print_trace_rows(const char* name, const sg::Options& options, const sg::DeviceInfo& device) {
+  using T = std::int32_t;
+  constexpr auto kScan = launch_warp_specialized<T, sg::Sum, false, Traced<D>, device_geometry<T>>;
+  const Geometry geometry = device_geometry<T>(device_limits(device.ordinal));
+  std::printf("\n--trace: %s, int32 sum, %d blocks/SM x %d SMs, %d stages of %d KiB, lag %d, %d tiles per look\n", name,
+              geometry.blocks_per_sm, device.sm_count, geometry.stages, kTileBytes / 1024, geometry.lag, 32 * D::kLookBackTilesPerLane);
+  std::printf("%12s %8s %8s %8s %8s %8s %8s %11s %11s %10s %8s %10s\n", "n", "tiles", "x copy*", "GB/s", "windows", "repolls",
+              "ns/look", "lookback ns", "lag budget", "load ns", "loads", "waits for");
+  std::printf("%12s %8s %8s %8s %8s %8s %8s %11s %11s %10s %8s %10s\n", "", "", "", "", "/tile", "/tile", "", "per tile",
+              "ns (L x tile)", "(waited)", "waited", "load/pfx");
+  cudaStream_t stream = nullptr;
+  for (std::size_t n : options.sizes) {
+    if (n == 0) continue;
+    if (3 * n * sizeof(T) > device.free_bytes) throw std::invalid_argument("--trace: n = " + std::to_string(n) + " does not fit");
+    sg::DeviceBuffer<T> in(n), out(n), copy(n);
+    sg::DeviceBuffer<Trace> trace(1);
+    sg::fill_random<T, sg::Sum>(in.data(), n, options.seed, stream);
+    auto traced = [&](int) { kScan(in.data(), out.data(), n, stream, trace.data()); };
+    auto copied = [&](int) { SG_CUDA(cudaMemcpyAsync(copy.data(), in.data(), n * sizeof(T), cudaMemcpyDeviceToDevice, stream)); };
+    const sg::Timing copy_time = sg::time_device(copied, 3, 10, stream);
+    traced(0);
+    SG_CUDA(cudaMemsetAsync(trace.data(), 0, sizeof(Trace), stream));
+    constexpr int kRuns = 10;
+    const sg::Timing time = sg::time_device(traced, 0, kRuns, stream);
+    const Trace sum = trace.download().front();
+    sg::DeviceOracle<T, sg::Sum> oracle(n);
+    const auto check = oracle.compare(out.data(), oracle.expected(sg::Computes::InclusiveScan, in.data(), n, stream), n, stream);
+    if (check.mismatches != 0) {
+      std::printf("--trace: n = %zu: the traced scan is wrong at %llu elements (first %llu)\n", n, check.mismatches, check.first);
+      return false;
+    }
+    auto ratio = [](unsigned long long a, unsigned long long b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); };
+    const double tiles = ratio(sum.lookback_tiles, kRuns) + 1;  // (tile 0 has no look-back)
+    const double compute = static_cast<double>(sum.compute_ns);
+    const unsigned long long looks = sum.lookback_windows + sum.lookback_repolls;
+    std::printf("%12zu %8.0f %8.3f %8.0f %8.2f %8.2f %8.0f %11.0f %11.0f %10.0f %7.0f%% %4.0f%%/%2.0f%%\n", n, tiles,
+                time.median_ms / copy_time.median_ms, 2.0 * n * sizeof(T) / (time.median_ms * 1e6),
+                ratio(sum.lookback_windows, sum.lookback_tiles), ratio(sum.lookback_repolls, sum.lookback_tiles), ratio(sum.lookback_ns, looks),
+                ratio(sum.lookback_ns, sum.lookback_tiles), geometry.lag * ratio(sum.compute_ns, sum.lookback_tiles),
+                ratio(sum.waited_load_latency_ns, sum.waited_loads), 100.0 * sum.waited_loads / (kRuns * tiles),
+                100.0 * sum.load_wait_ns / compute, 100.0 * sum.prefix_wait_ns / compute);
+  }
+  return true;
+}
+
+inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& device) {
+  if (!runs_bulk_copy_kernel()) {
+    std::printf("--trace: %s runs chapter 09's v4 here (no bulk copies): nothing to trace\n", device.name.c_str());
+    return true;
+  }
+  const bool ok = print_trace_rows<BulkStores>("5_device_tuned", options, device) &&
+                  print_trace_rows<EarlyRelease>("6_early_release/inclusive", options, device) &&
+                  print_trace_rows<Design<true, true, true, 4>>("sweep/128_tiles_per_look", options, device);
+  std::printf("* x copy of the traced kernel, whose clock reads cost a little; the timed table above is the speed\n");
+  return ok;
+}
+
+}  // namespace ch12
