@@ -91,6 +91,12 @@ __device__ __forceinline__ T combine_window_in_tile_order(T value, Op op) {
   return __shfl_sync(ch03::kFullWarp, value, 0);  // lane 0: lanes 31..0, i.e. tiles base-31..base
 }
 
+// What a look-back did (chapter 12's --trace).
+struct LookCounts {
+  unsigned windows = 0;  // windows read: 1 + how many times it slid further back
+  unsigned repolls = 0;  // looks again at a window with a needed tile still in X
+};
+
 // kInitialDelayNs: sleep once before the first look (the nearest predecessors are loading
 // their tiles at the same time as we are: their aggregates are about a load away);
 // kPollDelayNs: sleep between looks at a window that is not ready yet (every look reads 32
@@ -100,12 +106,6 @@ __device__ __forceinline__ T combine_window_in_tile_order(T value, Op op) {
 // kTilesPerLane: the window is W = kTilesPerLane slabs of 32 tiles: lane i watches tiles
 // base - 32k - i, k = 0 .. W-1, one coalesced load per slab, all W issued before any is used:
 // one round trip to the L2 walks back 32 W tiles (chapter 12, whose look-backs are deep).
-// What a look-back did (chapter 12's --trace).
-struct LookCounts {
-  unsigned windows = 0;  // windows read: 1 + how many times it slid further back
-  unsigned repolls = 0;  // looks again at a window with a needed tile still in X
-};
-
 template <unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0, int kTilesPerLane = 1>
 struct WarpLookBack {
   static constexpr unsigned kSleepFromBlocks = 512;

@@ -59,5 +59,4 @@ TEST_SUITE("gpu") {
   TEST_CASE("09: v4 across the epoch's wrap-around") {
     ch09_test::check_epoch_wraparound<ch09::Chapter>("v4/tuned/inclusive", "v4/tuned/exclusive");
   }
-
 }

@@ -1,5 +1,6 @@
-// Chapter 12 - where the time goes (main.cu --trace): steps 5 and 6, int32 sums, with their
-// warps timing their waits (Traced<Design> in warp_specialized.cuh). Per size, one row:
+// Chapter 12 - where the time goes (main.cu --trace): steps 5 and 6 and the sweep's 128 tiles
+// per look, int32 sums, with their warps timing their waits (Traced<Design> in
+// warp_specialized.cuh). Per design and size, one row:
 //
 //   windows/tile   windows of status words the look-back read per tile (1 + slides back)
 //   repolls/tile   looks again at a window, because a tile it needs was still in X

@@ -100,8 +100,8 @@ struct Design {
   static constexpr bool kTrace = kTraceOf;  // time the waits (main.cu --trace)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
-using BulkLoads = Design<false, false>;        // step 2
-using LookBackWarp = Design<true, false>;      // step 3
+using BulkLoads = Design<false, false>;          // step 2
+using LookBackWarp = Design<true, false>;        // step 3
 using BulkStores = Design<true, true>;           // steps 4 and 5
 using EarlyRelease = Design<true, true, true>;   // step 6
 template <typename D>  // the same design with its waits timed (main.cu --trace)
@@ -343,8 +343,9 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
     for (std::size_t p = span.lo + t; p < span.core_lo && p < span.hi; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
     for (std::size_t p = span.core_hi + t; p < span.hi; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
     if (threadIdx.x == 0) {
-      // the store committed before this one has read its stage: free that stage. (This one's
-      // stage is freed after the next store: waiting for it now would stall the warps.)
+      // the store committed before this one has read its stage: free that stage, if step 6
+      // has not already. (This one's stage is freed after the next store, or in step 6 after
+      // the next reduce: waiting for it now would stall the warps.)
       wait_bulk_store_reads<1>();
       if (stores.pending_stage >= 0) arrive(&control.empty[stores.pending_stage]);
     }
@@ -549,7 +550,8 @@ Geometry fixed_geometry(const DeviceLimits&) {
 // lag of half the stages.
 //   two blocks   one block's compute warps move in lockstep through barriers and dependent
 //                shuffles: about a tile's worth of latency per tile. A second block on the SM
-//                computes while the first waits (README: the sweep, 1 to 3 blocks per SM).
+//                computes while the first waits (the sweep: one block per SM with 13 stages
+//                is slower on both GPUs).
 //   stages       a stage waiting for its bytes is what keeps DRAM busy (Little's law, README);
 //                the stages being reduced, waiting for their prefix, or stored keep none.
 template <typename T>
