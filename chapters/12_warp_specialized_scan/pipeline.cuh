@@ -25,6 +25,7 @@
 #include "common/watchdog.cuh"
 
 #include <cuda/ptx>
+#include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -93,6 +94,13 @@ template <int kPending>
 __device__ __forceinline__ void wait_bulk_store_reads() {
   cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kPending>{});
 }
+
+// global -> shared, 16 bytes, by this thread through the load/store units (cp.async, sm_80 on):
+// the way to fill a stage without the copy engine (the sweep's thread loads).
+__device__ __forceinline__ void copy_16_bytes_async(void* target, const void* source) { __pipeline_memcpy_async(target, source, 16); }
+// One arrival on `barrier` once this thread's earlier cp.async copies have landed (counted in
+// the barrier's arrivals, not announced as bytes).
+__device__ __forceinline__ void arrive_when_copies_land(Mbarrier* barrier) { cuda::ptx::cp_async_mbarrier_arrive_noinc(barrier); }
 
 // Orders this thread's ordinary shared-memory accesses before later bulk copies' accesses.
 __device__ __forceinline__ void fence_shared_for_bulk_copies() { cuda::ptx::fence_proxy_async(cuda::ptx::space_shared); }

@@ -1,12 +1,13 @@
-// Chapter 12 - where the time goes (main.cu --trace): steps 5 and 6 and the sweep's 128 tiles
-// per look, int32 sums, with their warps timing their waits (Traced<Design> in
-// warp_specialized.cuh). Per design and size, one row:
+// Chapter 12 - where the time goes (main.cu --trace): steps 5, 6 and 7, int32 sums, with their
+// warps timing their waits (Traced<Design> in warp_specialized.cuh). Per design and size, one row:
 //
-//   windows/tile   windows of status words the look-back read per tile (1 + slides back)
-//   repolls/tile   looks again at a window, because a tile it needs was still in X
+//   windows        windows of status words the look-back read per look-back (1 + slides
+//                  back); a look-back per tile, or from step 7 per run of K tiles
+//   repolls        looks again at a window, per look-back, because a tile it needs was in X
 //   ns/look        the look-back's time per look (each a round trip to the L2): the loaded
 //                  latency of a status word
-//   lookback ns    per tile, against the budget the lag gives it: L tiles of one block's time
+//   lookback ns    per look-back, against one block's time for the K tiles of a look-back:
+//                  their ratio is how busy the look-back warp is
 //   load latency   issue to landing of the loads the compute warps had to wait for
 //   waits          the compute warps' time waiting for tiles to land, and for prefixes
 //
@@ -34,12 +35,13 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
   using T = std::int32_t;
   constexpr auto kScan = launch_warp_specialized<T, sg::Sum, false, Traced<D>, device_geometry<T>>;
   const Geometry geometry = device_geometry<T>(device_limits(device.ordinal));
-  std::printf("\n--trace: %s, int32 sum, %d blocks/SM x %d SMs, %d stages of %d KiB, lag %d, %d tiles per look\n", name,
-              geometry.blocks_per_sm, device.sm_count, geometry.stages, kTileBytes / 1024, geometry.lag, 32 * D::kLookBackTilesPerLane);
-  std::printf("%12s %8s %8s %8s %8s %8s %8s %11s %11s %10s %8s %10s\n", "n", "tiles", "x copy*", "GB/s", "windows", "repolls",
-              "ns/look", "lookback ns", "lag budget", "load ns", "loads", "waits for");
-  std::printf("%12s %8s %8s %8s %8s %8s %8s %11s %11s %10s %8s %10s\n", "", "", "", "", "/tile", "/tile", "", "per tile",
-              "ns (L x tile)", "(waited)", "waited", "load/pfx");
+  std::printf("\n--trace: %s, int32 sum, %d blocks/SM x %d SMs, %d stages of %d KiB, lag %d, %d tiles per look, %d tiles per look-back\n", name,
+              geometry.blocks_per_sm, device.sm_count, geometry.stages, kTileBytes / 1024, geometry.lag, 32 * D::kLookBackTilesPerLane,
+              D::kTilesPerLookBack);
+  std::printf("%12s %8s %8s %8s %8s %8s %8s %11s %11s %6s %10s %8s %10s\n", "n", "tiles", "x copy*", "GB/s", "windows", "repolls",
+              "ns/look", "lookback ns", "block ns", "busy", "load ns", "loads", "waits for");
+  std::printf("%12s %8s %8s %8s %8s %8s %8s %11s %11s %6s %10s %8s %10s\n", "", "", "", "", "/lookback", "/lookback", "", "/lookback",
+              "/K tiles", "", "(waited)", "waited", "load/pfx");
   cudaStream_t stream = nullptr;
   for (std::size_t n : options.sizes) {
     if (n == 0) continue;
@@ -62,15 +64,15 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
       return false;
     }
     auto ratio = [](unsigned long long a, unsigned long long b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); };
-    const double tiles = ratio(sum.lookback_tiles, kRuns) + 1;  // (tile 0 has no look-back)
+    const double tiles = static_cast<double>((n + kTileItems<T> - 1) / kTileItems<T>);
     const double compute = static_cast<double>(sum.compute_ns);
     const unsigned long long looks = sum.lookback_windows + sum.lookback_repolls;
-    std::printf("%12zu %8.0f %8.3f %8.0f %8.2f %8.2f %8.0f %11.0f %11.0f %10.0f %7.0f%% %4.0f%%/%2.0f%%\n", n, tiles,
-                time.median_ms / copy_time.median_ms, 2.0 * n * sizeof(T) / (time.median_ms * 1e6),
-                ratio(sum.lookback_windows, sum.lookback_tiles), ratio(sum.lookback_repolls, sum.lookback_tiles), ratio(sum.lookback_ns, looks),
-                ratio(sum.lookback_ns, sum.lookback_tiles), geometry.lag * ratio(sum.compute_ns, sum.lookback_tiles),
-                ratio(sum.waited_load_latency_ns, sum.waited_loads), 100.0 * sum.waited_loads / (kRuns * tiles),
-                100.0 * sum.load_wait_ns / compute, 100.0 * sum.prefix_wait_ns / compute);
+    const double lookback_ns = ratio(sum.lookback_ns, sum.lookbacks), block_ns = ratio(sum.compute_ns, sum.lookbacks);
+    std::printf("%12zu %8.0f %8.3f %8.0f %8.2f %8.2f %8.0f %11.0f %11.0f %5.0f%% %10.0f %7.0f%% %4.0f%%/%2.0f%%\n", n, tiles,
+                time.median_ms / copy_time.median_ms, 2.0 * n * sizeof(T) / (time.median_ms * 1e6), ratio(sum.lookback_windows, sum.lookbacks),
+                ratio(sum.lookback_repolls, sum.lookbacks), ratio(sum.lookback_ns, looks), lookback_ns, block_ns,
+                block_ns > 0 ? 100.0 * lookback_ns / (block_ns * D::kLookBackWarps) : 0.0, ratio(sum.waited_load_latency_ns, sum.waited_loads),
+                100.0 * sum.waited_loads / (kRuns * tiles), 100.0 * sum.load_wait_ns / compute, 100.0 * sum.prefix_wait_ns / compute);
   }
   return true;
 }
@@ -82,7 +84,8 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
   }
   const bool ok = print_trace_rows<BulkStores>("5_device_tuned", options, device) &&
                   print_trace_rows<EarlyRelease>("6_early_release/inclusive", options, device) &&
-                  print_trace_rows<Design<true, true, true, 4>>("sweep/128_tiles_per_look", options, device);
+                  print_trace_rows<TilePairs>("sweep/tile_pairs", options, device) &&
+                  print_trace_rows<Design<2, true, true>>("sweep/2_lookback_warps", options, device);
   std::printf("* x copy of the traced kernel, whose clock reads cost a little; the timed table above is the speed\n");
   return ok;
 }

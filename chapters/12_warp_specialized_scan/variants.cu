@@ -2,9 +2,13 @@
 //   1_persistent_grid ... 6_early_release  the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
+//   diagnostic/...                         step 6 without the look-back (tile-local), and
+//                                          the tiles copied through the stages with no scan
+//                                          (checked as a copy): what the data path can do
 //   sweep/...                              int32 sums only: the final kernel with one knob
 //                                          changed (blocks per SM, stages and lag, tiles
-//                                          per look, sleep between looks)
+//                                          per look, sleep between looks, look-back warps,
+//                                          runs of tiles, stores in flight, thread loads)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -35,6 +39,17 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"5_device_tuned", warp_specialized_scan<T, Op, false, BulkStores, device_geometry<T>>, inclusive, model},
       {"6_early_release/inclusive", warp_specialized_scan<T, Op, false, EarlyRelease, device_geometry<T>>, inclusive, model},
       {"6_early_release/exclusive", warp_specialized_scan<T, Op, true, EarlyRelease, device_geometry<T>>, exclusive, model},
+      {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T>},
+      {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T>},
+      {"diagnostic/copy_through_stages", warp_specialized_scan<T, Op, false, CopyThrough<>, device_geometry<T>>, sg::Computes::Copy, model},
+      {"diagnostic/copy_through_stages/1_block_per_SM/13_stages", warp_specialized_scan<T, Op, false, CopyThrough<>, ring<1, 13, 1>>, sg::Computes::Copy, model},
+      {"diagnostic/copy_through_stages/2_blocks_per_SM/4_stages", warp_specialized_scan<T, Op, false, CopyThrough<>, ring<2, 4, 1>>, sg::Computes::Copy, model},
+      {"diagnostic/copy_through_stages/2_stores_in_flight", warp_specialized_scan<T, Op, false, CopyThrough<2>, device_geometry<T>>, sg::Computes::Copy, model},
+      {"diagnostic/copy_through_stages/4_stores_in_flight", warp_specialized_scan<T, Op, false, CopyThrough<4>, device_geometry<T>>, sg::Computes::Copy, model},
+      {"diagnostic/copy_through_stages/ordinary_stores", warp_specialized_scan<T, Op, false, CopyThrough<1, false>, device_geometry<T>>, sg::Computes::Copy, model},
+      {"diagnostic/copy_through_stages/thread_loads", warp_specialized_scan<T, Op, false, CopyThrough<1, true, true>, device_geometry<T>>, sg::Computes::Copy, model},
+      {"diagnostic/copy_through_stages/a_run_of_tiles_per_block", warp_specialized_scan<T, Op, false, CopyThrough<1, true, false, true>, device_geometry<T>>, sg::Computes::Copy, model},
+      {"diagnostic/copy_through_stages/tiles_by_ticket", warp_specialized_scan<T, Op, false, CopyThrough<1, true, false, false, true>, device_geometry<T>>, sg::Computes::Copy, model},
       {"baseline/ch09_v4/inclusive", ch09::tuned_scan<T, Op, false>, inclusive, model},
   };
   const std::vector<sg::Variant<T, Op>> cub = ch00::cub_scan_baselines<T, Op>();
@@ -46,9 +61,17 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/2_blocks_per_SM/5_stages/lag=2", warp_specialized_scan<T, Op, false, EarlyRelease, ring<2, 5, 2>>, inclusive, model},
         {"sweep/2_blocks_per_SM/6_stages/lag=2", warp_specialized_scan<T, Op, false, EarlyRelease, ring<2, 6, 2>>, inclusive, model},
         {"sweep/2_blocks_per_SM/6_stages/lag=4", warp_specialized_scan<T, Op, false, EarlyRelease, ring<2, 6, 4>>, inclusive, model},
-        {"sweep/64_tiles_per_look", warp_specialized_scan<T, Op, false, Design<true, true, true, 2>, device_geometry<T>>, inclusive, model},
-        {"sweep/128_tiles_per_look", warp_specialized_scan<T, Op, false, Design<true, true, true, 4>, device_geometry<T>>, inclusive, model},
-        {"sweep/poll=200ns", warp_specialized_scan<T, Op, false, Design<true, true, true, 1, 200>, device_geometry<T>>, inclusive, model},
+        {"sweep/64_tiles_per_look", warp_specialized_scan<T, Op, false, Design<1, true, true, 1, 1, 2>, device_geometry<T>>, inclusive, model},
+        {"sweep/128_tiles_per_look", warp_specialized_scan<T, Op, false, Design<1, true, true, 1, 1, 4>, device_geometry<T>>, inclusive, model},
+        {"sweep/poll=200ns", warp_specialized_scan<T, Op, false, Design<1, true, true, 1, 1, 1, 200>, device_geometry<T>>, inclusive, model},
+        {"sweep/tile_pairs", warp_specialized_scan<T, Op, false, TilePairs, device_geometry<T>>, inclusive, model},
+        {"sweep/2_stores_in_flight/6_stages/lag=2", warp_specialized_scan<T, Op, false, Design<1, true, true, 2>, ring<2, 6, 2>>, inclusive, model},
+        {"sweep/thread_loads", warp_specialized_scan<T, Op, false, ThreadLoads, device_geometry<T>>, inclusive, model},
+        {"sweep/4_tiles_per_lookback", warp_specialized_scan<T, Op, false, Design<1, true, true, 1, 4>, device_geometry<T>>, inclusive, model},
+        {"sweep/2_lookback_warps", warp_specialized_scan<T, Op, false, Design<2, true, true>, device_geometry<T>>, inclusive, model},
+        {"sweep/2_lookback_warps/6_stages/lag=2", warp_specialized_scan<T, Op, false, Design<2, true, true>, ring<2, 6, 2>>, inclusive, model},
+        {"sweep/2_lookback_warps/6_stages/lag=1", warp_specialized_scan<T, Op, false, Design<2, true, true>, ring<2, 6, 1>>, inclusive, model},
+        {"sweep/3_lookback_warps/6_stages/lag=2", warp_specialized_scan<T, Op, false, Design<3, true, true>, ring<2, 6, 2>>, inclusive, model},
     };
     variants.insert(variants.end(), sweep.begin(), sweep.end());
   }

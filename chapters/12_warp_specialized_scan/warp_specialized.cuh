@@ -27,6 +27,12 @@
 //                       read it (checked after the next reduce), not a whole tile later at
 //                       the next store: one more stage loading (README: Little's law)
 //
+// The sweep and the diagnostics (variants.cu) change one knob of step 6 each: W look-back warps
+// taking turns, runs of K tiles per block of which only the first looks back, P bulk stores left
+// reading, stages filled by the producer's lanes (cp.async) instead of one bulk copy; and, for
+// the README's ceiling, no look-back at all, or no scan at all (the tiles copied through the
+// stages, dealt round-robin, in contiguous runs, or by ticket).
+//
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
 // (G blocks), because the producer must know its tiles S stages ahead: had it drawn tickets
 // that far ahead, every tile would have about G x S predecessors in flight, not yet reduced,
@@ -74,10 +80,9 @@ inline constexpr int kMaxStages = 24;
 inline constexpr unsigned long long kNoTile = ~0ull;  // what the producer hands on when its tiles run out
 
 // The compile-time shape of a block: 8 compute warps of 64 bytes per thread (16 int32 or
-// float, 8 int64): a 16 KiB tile, then the producer warp and the look-back warp.
+// float, 8 int64): a 16 KiB tile, then the producer warp and the look-back warps.
 inline constexpr int kComputeWarps = 8;
 inline constexpr int kComputeThreads = kComputeWarps * 32;
-inline constexpr int kBlockThreads = kComputeThreads + 64;
 inline constexpr int kBytesPerThread = 64;
 inline constexpr int kTileBytes = kComputeThreads * kBytesPerThread;
 
@@ -89,29 +94,69 @@ template <typename T>
 inline constexpr std::size_t kVector = 16 / sizeof(T);  // elements per 16 bytes
 
 // What the ladder adds, step by step.
-template <bool kLookBackWarpOf, bool kBulkStoresOf, bool kEarlyReleaseOf = false, int kLookBackTilesPerLaneOf = 1,
-          unsigned kPollDelayNsOf = 0, bool kTraceOf = false>
+template <int kLookBackWarpsOf, bool kBulkStoresOf, bool kEarlyReleaseOf = false, int kStoresInFlightOf = 1, int kTilesPerLookBackOf = 1,
+          int kLookBackTilesPerLaneOf = 1, unsigned kPollDelayNsOf = 0, bool kTraceOf = false>
 struct Design {
-  static constexpr bool kLookBackWarp = kLookBackWarpOf;  // false: the compute warps look back themselves
+  static constexpr int kLookBackWarps = kLookBackWarpsOf;  // 0: the compute warps look back themselves; W: tiles take turns among W warps
+  static constexpr bool kLookBackWarp = kLookBackWarps > 0;
   static constexpr bool kBulkStores = kBulkStoresOf;
   static constexpr bool kEarlyRelease = kEarlyReleaseOf;  // a stored stage is freed after the next reduce, not the next store
+  static constexpr int kStoresInFlight = kStoresInFlightOf;  // bulk stores left reading their stages while the warps go on
+  static constexpr int kTilesPerLookBack = kTilesPerLookBackOf;  // a block takes runs of K consecutive tiles; only the first looks back
   static constexpr int kLookBackTilesPerLane = kLookBackTilesPerLaneOf;  // a look reads 32 x this many status words
   static constexpr unsigned kPollDelayNs = kPollDelayNsOf;  // between looks at a window not yet ready
   static constexpr bool kTrace = kTraceOf;  // time the waits (main.cu --trace)
+  static constexpr int kBlockThreads = kComputeThreads + 32 * (1 + kLookBackWarps);  // then the producer, then the look-back warps
+  static constexpr bool kCopyOnly = false;  // (diagnostic) the compute warps store each tile as it landed
+  static constexpr bool kChunkedTiles = false;  // (diagnostic, no look-back) block b takes one contiguous run of tiles
+  static constexpr bool kTicketedTiles = false;  // (diagnostic, no look-back) the producer draws each tile by ticket (step 1's)
+  static constexpr bool kThreadLoads = false;  // (the sweep) the producer's lanes fill a stage with cp.async, not one bulk copy
+  static constexpr unsigned kFullArrivals = 32;  // arrivals that complete a stage's `full` phase (+ the bytes)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
+  static_assert(kLookBackWarps <= 1 || kTilesPerLookBack == 1, "a run of tiles is resolved by one warp");
 };
-using BulkLoads = Design<false, false>;          // step 2
-using LookBackWarp = Design<true, false>;        // step 3
-using BulkStores = Design<true, true>;           // steps 4 and 5
-using EarlyRelease = Design<true, true, true>;   // step 6
+using BulkLoads = Design<0, false>;          // step 2
+using LookBackWarp = Design<1, false>;       // step 3
+using BulkStores = Design<1, true>;          // steps 4 and 5
+using EarlyRelease = Design<1, true, true>;  // step 6
+using TilePairs = Design<1, true, true, 1, 2>;  // (the sweep)
+// Diagnostic: step 6 with every prefix the identity, so each tile is scanned on its own and
+// no block waits for another: what this data path streams at without the look-back.
+struct WithoutLookBack : EarlyRelease {
+  struct LookBack {
+    template <typename T, typename Op, typename Status>
+    __device__ static T resolve(const Status&, std::size_t, T, Op, const sg::Watchdog&, bool, ch09::LookCounts* = nullptr) {
+      return Op::template identity<T>();
+    }
+  };
+};
+// Diagnostic: no scan at all, the tiles go through the stages and straight back out: what
+// the bulk copies and the ring stream at by themselves (a copy, checked as one).
+template <int kStoresInFlightOf = 1, bool kBulkStoresOf = true, bool kThreadLoadsOf = false, bool kChunkedTilesOf = false,
+          bool kTicketedTilesOf = false>
+struct CopyThrough : Design<1, kBulkStoresOf, false, kStoresInFlightOf> {
+  static constexpr bool kChunkedTiles = kChunkedTilesOf;
+  static constexpr bool kTicketedTiles = kTicketedTilesOf;
+  static constexpr bool kThreadLoads = kThreadLoadsOf;
+  static constexpr unsigned kFullArrivals = kThreadLoads ? 64 : 32;
+  static constexpr int kLookBackWarps = 0;
+  static constexpr bool kLookBackWarp = false;
+  static constexpr int kBlockThreads = kComputeThreads + 32;
+  static constexpr bool kCopyOnly = true;
+};
+// The sweep: step 6 with the stages filled by the producer's lanes, 16 bytes per cp.async.
+struct ThreadLoads : EarlyRelease {
+  static constexpr bool kThreadLoads = true;
+  static constexpr unsigned kFullArrivals = 64;  // each lane: once after its ordinary stores, once when its copies land
+};
 template <typename D>  // the same design with its waits timed (main.cu --trace)
-using Traced = Design<D::kLookBackWarp, D::kBulkStores, D::kEarlyRelease, D::kLookBackTilesPerLane, D::kPollDelayNs, true>;
+using Traced = Design<D::kLookBackWarps, D::kBulkStores, D::kEarlyRelease, D::kStoresInFlight, D::kTilesPerLookBack, D::kLookBackTilesPerLane, D::kPollDelayNs, true>;
 
 // What a traced launch measures (main.cu --trace), summed over the blocks: how long the
 // look-back takes and how many round trips it makes, and how long the compute warps wait for
 // tiles to land and for prefixes to be resolved.
 struct Trace {
-  unsigned long long lookback_tiles, lookback_windows, lookback_repolls, lookback_ns;
+  unsigned long long lookbacks, lookback_windows, lookback_repolls, lookback_ns;  // lookbacks: tiles that looked back
   unsigned long long compute_ns;       // the compute warps' time from their first wait to their last store
   unsigned long long load_wait_ns;     // ... of it waiting for a tile to land
   unsigned long long prefix_wait_ns;   // ... of it waiting for a tile's prefix
@@ -239,16 +284,27 @@ struct RingPosition {
 // ---- the producer warp ------------------------------------------------------------------------
 template <typename T, typename Op, typename Design>
 __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stages, int stage_count, Control<T>& control,
-                        const sg::Watchdog& dog) {
+                        const PersistentTicket& ticket, const sg::Watchdog& dog) {
   const int lane = ch03::lane_id();
   const T* aligned_in = in - layout.shift;  // virtual position 0: 16-byte aligned
-  unsigned long long tile = blockIdx.x;
-  for (RingPosition at;; at.advance(stage_count), tile += gridDim.x) {
+  // block b's tiles: the runs of K tiles b, b + G, b + 2G, ... (K = 1 before step 7)
+  constexpr int K = Design::kTilesPerLookBack;
+  auto next_tile = [](unsigned long long tile) { return (tile + 1) % K != 0 ? tile + 1 : tile + 1 + (gridDim.x - 1ull) * K; };
+  unsigned long long tile = static_cast<unsigned long long>(blockIdx.x) * K;
+  unsigned long long chunk_end = 0;
+  if constexpr (Design::kChunkedTiles) {
+    const unsigned long long per_block = (layout.tiles + gridDim.x - 1) / gridDim.x;
+    tile = blockIdx.x * per_block;
+    chunk_end = tile + per_block < layout.tiles ? tile + per_block : layout.tiles;
+  }
+  for (RingPosition at;; at.advance(stage_count), tile = Design::kChunkedTiles ? tile + 1 : next_tile(tile)) {
+    if (Design::kChunkedTiles && tile >= chunk_end) tile = layout.tiles;
+    if constexpr (Design::kTicketedTiles) tile = __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
     const int s = at.stage;
     if (at.round > 0) wait_phase(&control.empty[s], at.parity ^ 1u, dog, tile);  // the previous round's store has read it
     if (tile >= layout.tiles) {
       if (lane == 0) control.tile_of[s] = kNoTile;
-      arrive(&control.full[s]);  // wakes the compute warps with "no more tiles"
+      for (unsigned a = 0; a < Design::kFullArrivals / 32; ++a) arrive(&control.full[s]);  // wakes the compute warps with "no more tiles"
       return;
     }
     T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T>;
@@ -259,6 +315,17 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
       stage[p - span.first] = p >= span.lo && p < span.hi ? aligned_in[p] : Op::template identity<T>();
     for (std::size_t p = span.core_hi + lane; p < span.first + kTileItems<T>; p += 32)
       stage[p - span.first] = p < span.hi ? aligned_in[p] : Op::template identity<T>();
+    if constexpr (Design::kThreadLoads) {
+      if (lane == 0) {
+        control.tile_of[s] = tile;
+        if constexpr (Design::kTrace) control.issued_ns[s] = sg::global_time_ns();
+      }
+      for (std::size_t p = span.core_lo + lane * kVector<T>; p < span.core_hi; p += 32 * kVector<T>)
+        copy_16_bytes_async(stage + (p - span.first), aligned_in + p);
+      arrive(&control.full[s]);  // my ordinary stores above
+      arrive_when_copies_land(&control.full[s]);
+      continue;
+    }
     fence_shared_for_bulk_copies();  // these stores before a later round's bulk copy into the same stage
     if (lane == 0) {
       control.tile_of[s] = tile;
@@ -273,29 +340,43 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
 }
 
 // ---- the look-back warp (step 3 on) -------------------------------------------------------------
+// From step 7 a block's tiles come in runs of K consecutive tiles, and only a run's first tile
+// looks back: each of the others follows the tile before it, already resolved by this warp,
+// and publishes its P as soon as its own aggregate is known, without a round trip.
+// With W look-back warps (the sweep), warp w takes ring positions w, w + W, w + 2W, ...
 template <typename T, typename Op, typename Design>
-__device__ void look_back_warp(const ch09::EpochStatus<T>& status, int stage_count, Control<T>& control, Trace* trace,
+__device__ void look_back_warp(const ch09::EpochStatus<T>& status, int stage_count, int which, Control<T>& control, Trace* trace,
                                const sg::Watchdog& dog) {
+  constexpr int K = Design::kTilesPerLookBack;
   const Op op{};
-  unsigned long long tiles = 0, busy_ns = 0;
+  unsigned long long lookbacks = 0, busy_ns = 0;
   ch09::LookCounts counts;
-  for (RingPosition at;; at.advance(stage_count)) {
+  T prefix = Op::template identity<T>();  // of the tile being resolved
+  RingPosition at;
+  for (int w = 0; w < which; ++w) at.advance(stage_count);
+  for (;; [&] { for (int w = 0; w < Design::kLookBackWarps; ++w) at.advance(stage_count); }()) {
     const int s = at.stage;
     wait_phase(&control.reduced[s], at.parity, dog, 0);
     const unsigned long long tile = control.tile_of[s];
     if (tile == kNoTile) break;
     // the aggregate is published already (by the compute warps, the moment it existed)
-    const unsigned long long start = Design::kTrace ? sg::global_time_ns() : 0;
-    const T prefix = tile == 0 ? Op::template identity<T>()
-                               : Design::LookBack::resolve(status, tile, control.aggregate[s], op, dog, true, Design::kTrace ? &counts : nullptr);
+    const T aggregate = control.aggregate[s];  // read before the stage is handed on
+    if (tile % K == 0) {
+      const unsigned long long start = Design::kTrace ? sg::global_time_ns() : 0;
+      prefix = tile == 0 ? Op::template identity<T>()
+                         : Design::LookBack::resolve(status, tile, aggregate, op, dog, true, Design::kTrace ? &counts : nullptr);
+      if constexpr (Design::kTrace) busy_ns += sg::global_time_ns() - start, lookbacks += tile != 0;
+    } else if (ch03::lane_id() == 0) {
+      status.publish(tile, ch09::kInclusive, op(prefix, aggregate));  // the tile before it is this block's
+    }
     if (ch03::lane_id() == 0) {
       control.prefix[s] = prefix;
       arrive(&control.resolved[s]);
     }
-    if constexpr (Design::kTrace) busy_ns += sg::global_time_ns() - start, tiles += tile != 0;
+    prefix = op(prefix, aggregate);  // the next tile's, if it is in the same run
   }
   if (Design::kTrace && ch03::lane_id() == 0) {
-    atomicAdd(&trace->lookback_tiles, tiles);
+    atomicAdd(&trace->lookbacks, lookbacks);
     atomicAdd(&trace->lookback_windows, static_cast<unsigned long long>(counts.windows));
     atomicAdd(&trace->lookback_repolls, static_cast<unsigned long long>(counts.repolls));
     atomicAdd(&trace->lookback_ns, busy_ns);
@@ -319,15 +400,28 @@ __device__ __forceinline__ void store_with_threads(T* aligned_out, const T* stag
   }
 }
 
-// The compute warps' state between tiles: which bulk store still reads which stage.
+// The compute warps' state between tiles (thread 0's): which bulk stores may still be reading
+// which stages, oldest first. Up to P = kInFlight of them are left reading while the warps go
+// on (P = 1 until the sweep's stores in flight); the older ones are waited for and freed.
+template <int kInFlight>
 struct StoreState {
-  int pending_stage = -1;  // the stage whose bulk store was committed last (freed once it has been read)
+  int pending[kInFlight + 1];
+  int count = 0;
+  __device__ void push(int stage) { pending[count++] = stage; }
+  // frees the oldest stages until `keep` are left (their stores have read them: the caller waited)
+  template <typename T>
+  __device__ void free_oldest(Control<T>& control, int keep) {
+    int freed = 0;
+    for (; count - freed > keep; ++freed) arrive(&control.empty[pending[freed]]);
+    for (int i = 0; i + freed < count; ++i) pending[i] = pending[i + freed];
+    count -= freed;
+  }
 };
 
 // The scanned tile in `stage` goes out; then the stage is handed back to the producer.
-template <typename T, typename Design>
+template <typename T, typename Design, typename Stores>
 __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* stage, int s, std::size_t tile, Control<T>& control,
-                                            StoreState& stores) {
+                                            Stores& stores) {
   const TileSpan span = tile_span<T>(layout, tile);
   T* aligned_out = out - layout.shift;  // aligned when same_alignment; only ever indexed inside [lo, hi)
   fence_shared_for_bulk_copies();  // my stores into the stage, before the bulk store reads it (or a bulk load refills it)
@@ -346,12 +440,12 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
       // the store committed before this one has read its stage: free that stage, if step 6
       // has not already. (This one's stage is freed after the next store, or in step 6 after
       // the next reduce: waiting for it now would stall the warps.)
-      wait_bulk_store_reads<1>();
-      if (stores.pending_stage >= 0) arrive(&control.empty[stores.pending_stage]);
+      // The threads' ordinary reads of this stage (head and tail) end before the next tile's
+      // barrier, which the stage's release follows.
+      stores.push(s);
+      wait_bulk_store_reads<Design::kStoresInFlight>();
+      stores.free_oldest(control, Design::kStoresInFlight);
     }
-    // the threads' ordinary reads of this stage (head and tail) end before the next tile's
-    // barrier, which the stage's release follows
-    stores.pending_stage = s;
   } else {
     store_with_threads(aligned_out, stage, span, span.lo, span.hi, layout.same_alignment);
     ComputeBarrier::sync();  // every thread has read the stage
@@ -364,17 +458,17 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
 // whole tile later at the next store. The stage starts loading a tile sooner: one more stage
 // of bytes in flight (README: Little's law). Thread 0, after the reduce's barrier, which every
 // thread's reads of that stage (its head and tail) precede.
-template <typename T>
-__device__ __forceinline__ void release_stored_stage(Control<T>& control, StoreState& stores) {
-  if (stores.pending_stage < 0) return;
-  wait_bulk_store_reads<0>();
-  arrive(&control.empty[stores.pending_stage]);
-  stores.pending_stage = -1;
+template <typename T, typename Design, typename Stores>
+__device__ __forceinline__ void release_stored_stage(Control<T>& control, Stores& stores) {
+  if (stores.count < Design::kStoresInFlight) return;
+  wait_bulk_store_reads<Design::kStoresInFlight - 1>();
+  stores.free_oldest(control, Design::kStoresInFlight - 1);
 }
 
-// Before the block ends: the last bulk store has read its stage.
-__device__ __forceinline__ void drain_stores(StoreState& stores) {
-  if (threadIdx.x == 0 && stores.pending_stage >= 0) wait_bulk_store_reads<0>();
+// Before the block ends: the last bulk stores have read their stages.
+template <typename Stores>
+__device__ __forceinline__ void drain_stores(Stores& stores) {
+  if (threadIdx.x == 0 && stores.count > 0) wait_bulk_store_reads<0>();
 }
 
 // ---- the compute warps ------------------------------------------------------------------------
@@ -410,12 +504,21 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
   using Scan = typename Control<T>::Scan;
   using LookBack = typename Design::LookBack;
   const Op op{};
-  StoreState stores;
+  StoreState<Design::kStoresInFlight> stores;
   ComputeClock clock;
   if (Design::kTrace && threadIdx.x == 0) clock.start = sg::global_time_ns();
   T items[kItems<T>];
 
-  if constexpr (!Design::kLookBackWarp) {
+  if constexpr (Design::kCopyOnly) {
+    for (RingPosition at;; at.advance(stage_count)) {
+      const int s = at.stage;
+      wait_for_tile<T, Design>(control, s, at.parity, clock, dog);
+      const unsigned long long tile = control.tile_of[s];
+      if (tile == kNoTile) break;
+      store_stage<T, Design>(out, layout, stages + static_cast<std::size_t>(s) * kTileItems<T>, s, tile, control, stores);
+    }
+  } else if constexpr (!Design::kLookBackWarp) {
+    static_assert(Design::kTilesPerLookBack == 1, "runs of tiles are resolved by the look-back warp");
     // Step 2: one tile at a time; warp 0 looks back inside the scan, as in chapter 09.
     for (RingPosition at;; at.advance(stage_count)) {
       const int s = at.stage;
@@ -430,7 +533,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       store_stage<T, Design>(out, layout, stage, s, tile, control, stores);
     }
   } else {
-    // Steps 3-6: reduce tile k and publish its aggregate; then scan tile k - L, which waited
+    // Steps 3-7: reduce tile k and publish its aggregate; then scan tile k - L, which waited
     // in its stage while the look-back warp resolved its prefix.
     RingPosition scan_at;
     int reduced_ahead = 0;  // tiles reduced but not scanned yet
@@ -454,7 +557,18 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       wait_for_tile<T, Design>(control, s, at.parity, clock, dog);
       const unsigned long long tile = control.tile_of[s];
       if (tile == kNoTile) {
-        if (threadIdx.x == 0) arrive(&control.reduced[s]);  // tells the look-back warp to stop
+        // tells the look-back warps to stop: each waits at one of the next W positions. (This
+        // stage's tile_of says so already; the stages after it hold tiles of the last lap,
+        // scanned already since S >= L + 2: nobody reads their tile_of any more.)
+        if (threadIdx.x == 0) {
+          arrive(&control.reduced[s]);
+          RingPosition next = at;
+          for (int w = 1; w < Design::kLookBackWarps; ++w) {
+            next.advance(stage_count);
+            control.tile_of[next.stage] = kNoTile;
+            arrive(&control.reduced[next.stage]);
+          }
+        }
         break;
       }
       read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T>, items);
@@ -463,7 +577,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
         control.aggregate[s] = total;
         arrive(&control.reduced[s]);
-        if constexpr (Design::kEarlyRelease) release_stored_stage(control, stores);
+        if constexpr (Design::kEarlyRelease) release_stored_stage<T, Design>(control, stores);
       }
       if (++reduced_ahead > lag) scan_and_store();
       else ComputeBarrier::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
@@ -483,16 +597,16 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
 #endif  // SG_CH12_DEVICE_CODE
 
 template <typename T, typename Op, bool kExclusive, typename Design>
-__global__ void __launch_bounds__(kBlockThreads, 2)
+__global__ void __launch_bounds__(Design::kBlockThreads, 2)
     warp_specialized_scan_kernel(const T* __restrict__ in, T* __restrict__ out, Layout layout, int stage_count, int lag,
-                                 ch09::EpochStatus<T> status, Trace* trace, sg::Watchdog dog) {
+                                 ch09::EpochStatus<T> status, PersistentTicket ticket, Trace* trace, sg::Watchdog dog) {
 #if SG_CH12_DEVICE_CODE
   __shared__ Control<T> control;
   extern __shared__ __align__(128) unsigned char stage_memory[];
   T* stages = reinterpret_cast<T*>(stage_memory);
   if (threadIdx.x == 0) {
     for (int s = 0; s < stage_count; ++s) {
-      init_mbarrier(&control.full[s], 32);
+      init_mbarrier(&control.full[s], Design::kFullArrivals);
       init_mbarrier(&control.empty[s], 1);
       init_mbarrier(&control.reduced[s], 1);
       init_mbarrier(&control.resolved[s], 1);
@@ -502,10 +616,10 @@ __global__ void __launch_bounds__(kBlockThreads, 2)
   __syncthreads();  // the last block-wide barrier: from here on each warp keeps to its role
   const int warp = static_cast<int>(threadIdx.x) / 32;
   if (warp < kComputeWarps) compute<T, Op, kExclusive, Design>(out, layout, stages, stage_count, lag, control, status, trace, dog);
-  else if (warp == kComputeWarps) produce<T, Op, Design>(in, layout, stages, stage_count, control, dog);
-  else if (Design::kLookBackWarp) look_back_warp<T, Op, Design>(status, stage_count, control, trace, dog);
+  else if (warp == kComputeWarps) produce<T, Op, Design>(in, layout, stages, stage_count, control, ticket, dog);
+  else if (Design::kLookBackWarp) look_back_warp<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, trace, dog);
 #else
-  (void)in, (void)out, (void)layout, (void)stage_count, (void)lag, (void)status, (void)trace, (void)dog;
+  (void)in, (void)out, (void)layout, (void)stage_count, (void)lag, (void)status, (void)ticket, (void)trace, (void)dog;
 #endif
 }
 
@@ -573,7 +687,7 @@ struct Launch {
 };
 
 template <typename T, typename Kernel>
-Launch plan_launch(Kernel kernel, Geometry (*geometry_of)(const DeviceLimits&)) {
+Launch plan_launch(Kernel kernel, int threads, Geometry (*geometry_of)(const DeviceLimits&)) {
   const int device = sg::current_device();
   const DeviceLimits limits = device_limits(device);
   cudaFuncAttributes attributes{};
@@ -582,6 +696,8 @@ Launch plan_launch(Kernel kernel, Geometry (*geometry_of)(const DeviceLimits&)) 
   launch.bulk_copies = limits.major >= 9 && attributes.ptxVersion >= 90 && attributes.binaryVersion >= 90;
   if (!launch.bulk_copies) return launch;
   launch.geometry = geometry_of(limits);
+  if (launch.geometry.stages < launch.geometry.lag + 2)  // L + 1 stages waiting for their scan, one loading
+    throw std::invalid_argument("chapter 12: " + std::to_string(launch.geometry.stages) + " stages cannot hold a lag of " + std::to_string(launch.geometry.lag));
   launch.resident_blocks = static_cast<unsigned>(limits.sm_count * launch.geometry.blocks_per_sm);
   // several launchers share one kernel with different rings: allow the largest a block may have
   const int most = static_cast<int>(limits.shared_bytes_per_block_optin - attributes.sharedSizeBytes);
@@ -589,7 +705,7 @@ Launch plan_launch(Kernel kernel, Geometry (*geometry_of)(const DeviceLimits&)) 
   SG_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
   // tiles are dealt round-robin: every block of the grid must be resident at once
   int fits = 0;
-  SG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, kernel, kBlockThreads, launch.geometry.stages * kTileBytes));
+  SG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, kernel, threads, launch.geometry.stages * kTileBytes));
   if (fits < launch.geometry.blocks_per_sm)
     throw std::invalid_argument("chapter 12: " + std::to_string(launch.geometry.blocks_per_sm) + " blocks per SM of " +
                                 std::to_string(launch.geometry.stages) + " stages do not fit on this GPU (" + std::to_string(fits) + " do)");
@@ -604,7 +720,7 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   static std::map<int, Launch> per_device;
   const int device = sg::current_device();
   auto found = per_device.find(device);
-  if (found == per_device.end()) found = per_device.emplace(device, plan_launch<T>(kernel, kGeometry)).first;
+  if (found == per_device.end()) found = per_device.emplace(device, plan_launch<T>(kernel, Design::kBlockThreads, kGeometry)).first;
   const Launch& launch = found->second;
   if (!launch.bulk_copies) return ch09::tuned_scan<T, Op, kExclusive>(in, out, n, stream);
 
@@ -613,11 +729,13 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   layout.shift = (reinterpret_cast<std::uintptr_t>(in) % 16) / sizeof(T);
   layout.tiles = (n + layout.shift + kTileItems<T> - 1) / kTileItems<T>;
   layout.same_alignment = reinterpret_cast<std::uintptr_t>(in) % 16 == reinterpret_cast<std::uintptr_t>(out) % 16;
-  const ch09::EpochLease lease = ch09::lease_epoch_words<sizeof(ch08::PackedWord<T>)>(layout.tiles, stream);  // (its ticket is unused)
+  const ch09::EpochLease lease = ch09::lease_epoch_words<sizeof(ch08::PackedWord<T>)>(layout.tiles, stream);  // (its ticket: diagnostics only)
   const ch09::EpochStatus<T> status{static_cast<ch08::PackedWord<T>*>(lease.words), lease.epoch};
-  const unsigned grid = static_cast<unsigned>(std::min<unsigned long long>(layout.tiles, launch.resident_blocks));
-  kernel<<<grid, kBlockThreads, launch.geometry.stages * kTileBytes, stream>>>(in, out, layout, launch.geometry.stages,
-                                                                             launch.geometry.lag, status, trace, sg::watchdog());
+  constexpr int K = Design::kTilesPerLookBack;  // a block takes runs of K tiles
+  const unsigned grid = static_cast<unsigned>(std::min<unsigned long long>((layout.tiles + K - 1) / K, launch.resident_blocks));
+  kernel<<<grid, Design::kBlockThreads, launch.geometry.stages * kTileBytes, stream>>>(in, out, layout, launch.geometry.stages,
+                                                                             launch.geometry.lag, status, PersistentTicket{lease.ticket, layout.tiles}, trace,
+                                                                             sg::watchdog());
   SG_CHECK_LAUNCH();
 }
 
@@ -630,7 +748,8 @@ void warp_specialized_scan(const T* in, T* out, std::size_t n, cudaStream_t stre
 
 // Whether this GPU runs the warp-specialized kernel (false: the launchers run chapter 09's v4).
 inline bool runs_bulk_copy_kernel() {
-  return plan_launch<int>(warp_specialized_scan_kernel<std::int32_t, sg::Sum, false, BulkStores>, device_geometry<std::int32_t>).bulk_copies;
+  return plan_launch<int>(warp_specialized_scan_kernel<std::int32_t, sg::Sum, false, BulkStores>, BulkStores::kBlockThreads, device_geometry<std::int32_t>)
+      .bulk_copies;
 }
 
 }  // namespace ch12
