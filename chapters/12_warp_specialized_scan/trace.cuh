@@ -1,13 +1,14 @@
-// Chapter 12 - where the time goes (main.cu --trace): steps 5, 6 and 7, int32 sums, with their
-// warps timing their waits (Traced<Design> in warp_specialized.cuh). Per design and size, one row:
+// Chapter 12 - where the time goes (main.cu --trace): steps 5 and 6, and the sweep's tile pairs
+// and two look-back warps, int32 sums, with their warps timing their waits (Traced<Design> in
+// warp_specialized.cuh). Per design and size, one row:
 //
 //   windows        windows of status words the look-back read per look-back (1 + slides
-//                  back); a look-back per tile, or from step 7 per run of K tiles
+//                  back); a look-back per tile, or per run of K tiles (tile pairs)
 //   repolls        looks again at a window, per look-back, because a tile it needs was in X
 //   ns/look        the look-back's time per look (each a round trip to the L2): the loaded
 //                  latency of a status word
 //   lookback ns    per look-back, against one block's time for the K tiles of a look-back:
-//                  their ratio is how busy the look-back warp is
+//                  their ratio (over W look-back warps) is how busy a look-back warp is
 //   load latency   issue to landing of the loads the compute warps had to wait for
 //   waits          the compute warps' time waiting for tiles to land, and for prefixes
 //

@@ -134,14 +134,11 @@ struct WithoutLookBack : EarlyRelease {
 // the bulk copies and the ring stream at by themselves (a copy, checked as one).
 template <int kStoresInFlightOf = 1, bool kBulkStoresOf = true, bool kThreadLoadsOf = false, bool kChunkedTilesOf = false,
           bool kTicketedTilesOf = false>
-struct CopyThrough : Design<1, kBulkStoresOf, false, kStoresInFlightOf> {
+struct CopyThrough : Design<0, kBulkStoresOf, false, kStoresInFlightOf> {
   static constexpr bool kChunkedTiles = kChunkedTilesOf;
   static constexpr bool kTicketedTiles = kTicketedTilesOf;
   static constexpr bool kThreadLoads = kThreadLoadsOf;
   static constexpr unsigned kFullArrivals = kThreadLoads ? 64 : 32;
-  static constexpr int kLookBackWarps = 0;
-  static constexpr bool kLookBackWarp = false;
-  static constexpr int kBlockThreads = kComputeThreads + 32;
   static constexpr bool kCopyOnly = true;
 };
 // The sweep: step 6 with the stages filled by the producer's lanes, 16 bytes per cp.async.
@@ -254,7 +251,7 @@ using ComputeBarrier = NamedBarrier<1, kComputeThreads>;
 template <typename T>
 struct Control {
   using Scan = ch05::BlockScan<T, kComputeThreads, kItems<T>, ComputeBarrier>;
-  Mbarrier full[kMaxStages];      // the tile has landed          (producer's 32 lanes + the bytes)
+  Mbarrier full[kMaxStages];      // the tile has landed          (the producer's lanes + the bytes)
   Mbarrier empty[kMaxStages];     // the stage may be refilled    (one compute thread)
   Mbarrier reduced[kMaxStages];   // the tile's aggregate is known (one compute thread)
   Mbarrier resolved[kMaxStages];  // the tile's prefix is known    (the look-back warp)
@@ -287,7 +284,8 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
                         const PersistentTicket& ticket, const sg::Watchdog& dog) {
   const int lane = ch03::lane_id();
   const T* aligned_in = in - layout.shift;  // virtual position 0: 16-byte aligned
-  // block b's tiles: the runs of K tiles b, b + G, b + 2G, ... (K = 1 before step 7)
+  // block b's tiles: the runs of K tiles b, b + G, b + 2G, ... (K = 1 but in the sweep's tile
+  // runs); the diagnostics without a look-back may deal a contiguous run, or draw tickets
   constexpr int K = Design::kTilesPerLookBack;
   auto next_tile = [](unsigned long long tile) { return (tile + 1) % K != 0 ? tile + 1 : tile + 1 + (gridDim.x - 1ull) * K; };
   unsigned long long tile = static_cast<unsigned long long>(blockIdx.x) * K;
@@ -340,8 +338,8 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
 }
 
 // ---- the look-back warp (step 3 on) -------------------------------------------------------------
-// From step 7 a block's tiles come in runs of K consecutive tiles, and only a run's first tile
-// looks back: each of the others follows the tile before it, already resolved by this warp,
+// In the sweep's tile runs, a block's tiles come in runs of K consecutive tiles, and only a run's
+// first tile looks back: each of the others follows the tile before it, already resolved by this warp,
 // and publishes its P as soon as its own aggregate is known, without a round trip.
 // With W look-back warps (the sweep), warp w takes ring positions w, w + W, w + 2W, ...
 template <typename T, typename Op, typename Design>
@@ -533,7 +531,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       store_stage<T, Design>(out, layout, stage, s, tile, control, stores);
     }
   } else {
-    // Steps 3-7: reduce tile k and publish its aggregate; then scan tile k - L, which waited
+    // Steps 3-6: reduce tile k and publish its aggregate; then scan tile k - L, which waited
     // in its stage while the look-back warp resolved its prefix.
     RingPosition scan_at;
     int reduced_ahead = 0;  // tiles reduced but not scanned yet
