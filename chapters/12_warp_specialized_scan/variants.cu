@@ -1,14 +1,16 @@
 // Chapter 12 - the variant list, in the order of the lesson:
-//   1_persistent_grid ... 6_early_release  the ladder: each step adds one idea to the one before
+//   1_persistent_grid ... 7_spread_status  the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
-//   diagnostic/...                         step 6 without the look-back (tile-local), and
-//                                          the tiles copied through the stages with no scan
-//                                          (checked as a copy): what the data path can do
-//   sweep/...                              int32 sums only: the final kernel with one knob
-//                                          changed (blocks per SM, stages and lag, tiles
-//                                          per look, sleep between looks, look-back warps,
-//                                          runs of tiles, stores in flight, thread loads)
+//   diagnostic/...                         step 6 without the look-back (tile-local), dealt
+//                                          round-robin or by ticket, and the tiles copied
+//                                          through the stages with no scan (checked as a
+//                                          copy): what the data path can do
+//   sweep/...                              int32 sums only: step 6 or 7 with one knob changed
+//                                          (blocks per SM, stages and lag, tiles per look,
+//                                          sleep between looks, look-back warps, status words
+//                                          packed or spread, runs of tiles, stores in flight,
+//                                          thread loads, tiles by ticket)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -39,7 +41,10 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"5_device_tuned", warp_specialized_scan<T, Op, false, BulkStores, device_geometry<T>>, inclusive, model},
       {"6_early_release/inclusive", warp_specialized_scan<T, Op, false, EarlyRelease, device_geometry<T>>, inclusive, model},
       {"6_early_release/exclusive", warp_specialized_scan<T, Op, true, EarlyRelease, device_geometry<T>>, exclusive, model},
+      {"7_spread_status/inclusive", warp_specialized_scan<T, Op, false, SpreadStatus, device_geometry<T>>, inclusive, model},
+      {"7_spread_status/exclusive", warp_specialized_scan<T, Op, true, SpreadStatus, device_geometry<T>>, exclusive, model},
       {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T>},
+      {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T>},
       {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T>},
       {"diagnostic/copy_through_stages", warp_specialized_scan<T, Op, false, CopyThrough<>, device_geometry<T>>, sg::Computes::Copy, model},
       {"diagnostic/copy_through_stages/1_block_per_SM/13_stages", warp_specialized_scan<T, Op, false, CopyThrough<>, ring<1, 13, 1>>, sg::Computes::Copy, model},
@@ -72,6 +77,11 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/2_lookback_warps/6_stages/lag=2", warp_specialized_scan<T, Op, false, Design<2, true, true>, ring<2, 6, 2>>, inclusive, model},
         {"sweep/2_lookback_warps/6_stages/lag=1", warp_specialized_scan<T, Op, false, Design<2, true, true>, ring<2, 6, 1>>, inclusive, model},
         {"sweep/3_lookback_warps/6_stages/lag=2", warp_specialized_scan<T, Op, false, Design<3, true, true>, ring<2, 6, 2>>, inclusive, model},
+        {"sweep/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedTiles, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/1_lookback_warp", warp_specialized_scan<T, Op, false, Design<1, true, true, 1, 1, 1, 0, 128>, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/3_lookback_warps", warp_specialized_scan<T, Op, false, Design<3, true, true, 1, 1, 1, 0, 128>, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/tile_pairs", warp_specialized_scan<T, Op, false, Design<1, true, true, 1, 2, 1, 0, 128>, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/32_bytes_per_status", warp_specialized_scan<T, Op, false, Design<2, true, true, 1, 1, 1, 0, 32>, device_geometry<T>>, inclusive, model},
     };
     variants.insert(variants.end(), sweep.begin(), sweep.end());
   }

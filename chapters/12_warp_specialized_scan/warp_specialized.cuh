@@ -1,4 +1,4 @@
-// Chapter 12, steps 2-5 - the warp-specialized single-pass scan.
+// Chapter 12, steps 2-7 - the warp-specialized single-pass scan.
 //
 // A persistent block (step 1) whose warps split the work:
 //
@@ -26,17 +26,21 @@
 //   6  early release    a stored stage goes back to the producer once the copy engine has
 //                       read it (checked after the next reduce), not a whole tile later at
 //                       the next store: one more stage loading (README: Little's law)
+//   7  spread status    each tile's status word on an L2 line of its own, and two look-back
+//                       warps taking turns: a second warp pays once the look-backs no longer
+//                       share the few hot lines every block polls and publishes to
 //
-// The sweep and the diagnostics (variants.cu) change one knob of step 6 each: W look-back warps
-// taking turns, runs of K tiles per block of which only the first looks back, P bulk stores left
-// reading, stages filled by the producer's lanes (cp.async) instead of one bulk copy; and, for
-// the README's ceiling, no look-back at all, or no scan at all (the tiles copied through the
-// stages, dealt round-robin, in contiguous runs, or by ticket).
+// The sweep and the diagnostics (variants.cu) change one knob of step 6 or 7 each: W look-back
+// warps taking turns, status words packed or spread, runs of K tiles per block of which only the
+// first looks back, P bulk stores left reading, stages filled by the producer's lanes (cp.async)
+// instead of one bulk copy, tiles drawn by ticket; and, for the README's ceiling, no look-back at
+// all, or no scan at all (the tiles copied through the stages, dealt round-robin, in contiguous
+// runs, or by ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
-// (G blocks), because the producer must know its tiles S stages ahead: had it drawn tickets
-// that far ahead, every tile would have about G x S predecessors in flight, not yet reduced,
-// and its look-back would walk back over all of them (README: measured, it costs 1.6x copy).
+// (G blocks): the producer knows its tiles without a round trip to a global counter. Drawing
+// tickets in the producer works too, once a stage is free (the sweep's tiles_by_ticket), and
+// balances a copy through the stages, but with the look-back it gains nothing (README).
 // Dealt round-robin, a tile's predecessors in flight are the other blocks' current tiles.
 // The price: a block may wait for a block that has not started, so the grid is never larger
 // than what fits on the GPU at once (the launcher sizes it so); were the GPU shared with
@@ -95,7 +99,7 @@ inline constexpr std::size_t kVector = 16 / sizeof(T);  // elements per 16 bytes
 
 // What the ladder adds, step by step.
 template <int kLookBackWarpsOf, bool kBulkStoresOf, bool kEarlyReleaseOf = false, int kStoresInFlightOf = 1, int kTilesPerLookBackOf = 1,
-          int kLookBackTilesPerLaneOf = 1, unsigned kPollDelayNsOf = 0, bool kTraceOf = false>
+          int kLookBackTilesPerLaneOf = 1, unsigned kPollDelayNsOf = 0, int kStatusBytesOf = 0>
 struct Design {
   static constexpr int kLookBackWarps = kLookBackWarpsOf;  // 0: the compute warps look back themselves; W: tiles take turns among W warps
   static constexpr bool kLookBackWarp = kLookBackWarps > 0;
@@ -105,11 +109,12 @@ struct Design {
   static constexpr int kTilesPerLookBack = kTilesPerLookBackOf;  // a block takes runs of K consecutive tiles; only the first looks back
   static constexpr int kLookBackTilesPerLane = kLookBackTilesPerLaneOf;  // a look reads 32 x this many status words
   static constexpr unsigned kPollDelayNs = kPollDelayNsOf;  // between looks at a window not yet ready
-  static constexpr bool kTrace = kTraceOf;  // time the waits (main.cu --trace)
+  static constexpr int kStatusBytes = kStatusBytesOf;  // 0: status words packed (chapter 09); B: one word per B bytes
+  static constexpr bool kTrace = false;  // time the waits (Traced<Design>, main.cu --trace)
   static constexpr int kBlockThreads = kComputeThreads + 32 * (1 + kLookBackWarps);  // then the producer, then the look-back warps
   static constexpr bool kCopyOnly = false;  // (diagnostic) the compute warps store each tile as it landed
   static constexpr bool kChunkedTiles = false;  // (diagnostic, no look-back) block b takes one contiguous run of tiles
-  static constexpr bool kTicketedTiles = false;  // (diagnostic, no look-back) the producer draws each tile by ticket (step 1's)
+  static constexpr bool kTicketedTiles = false;  // (the sweep) the producer draws each tile by ticket (step 1's) once a stage is free
   static constexpr bool kThreadLoads = false;  // (the sweep) the producer's lanes fill a stage with cp.async, not one bulk copy
   static constexpr unsigned kFullArrivals = 32;  // arrivals that complete a stage's `full` phase (+ the bytes)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
@@ -119,6 +124,7 @@ using BulkLoads = Design<0, false>;          // step 2
 using LookBackWarp = Design<1, false>;       // step 3
 using BulkStores = Design<1, true>;          // steps 4 and 5
 using EarlyRelease = Design<1, true, true>;  // step 6
+using SpreadStatus = Design<2, true, true, 1, 1, 1, 0, 128>;  // step 7: a 128-byte L2 line per status word
 using TilePairs = Design<1, true, true, 1, 2>;  // (the sweep)
 // Diagnostic: step 6 with every prefix the identity, so each tile is scanned on its own and
 // no block waits for another: what this data path streams at without the look-back.
@@ -146,8 +152,33 @@ struct ThreadLoads : EarlyRelease {
   static constexpr bool kThreadLoads = true;
   static constexpr unsigned kFullArrivals = 64;  // each lane: once after its ordinary stores, once when its copies land
 };
+// The sweep and a diagnostic: step 6, and step 6 without the look-back, with their tiles drawn
+// by ticket.
+struct TicketedTiles : EarlyRelease {
+  static constexpr bool kTicketedTiles = true;
+};
+struct TicketedWithoutLookBack : WithoutLookBack {
+  static constexpr bool kTicketedTiles = true;
+};
 template <typename D>  // the same design with its waits timed (main.cu --trace)
-using Traced = Design<D::kLookBackWarps, D::kBulkStores, D::kEarlyRelease, D::kStoresInFlight, D::kTilesPerLookBack, D::kLookBackTilesPerLane, D::kPollDelayNs, true>;
+struct Traced : D {
+  static constexpr bool kTrace = true;
+};
+
+// Step 7: chapter 09's status words and epochs, with tile t's word at t x stride. Packed, 16 words
+// share a 128-byte line, and every block polls the newest few lines and publishes into them: a
+// second look-back warp then re-polls about 3 times per tile and does not pay. A word per line
+// ends the re-polls (README: the hot lines). The status buffer grows by the stride: 128 bytes
+// per 16 KiB tile.
+template <typename T, std::size_t kStride>
+struct StridedStatus : ch09::EpochStatus<T> {
+  __device__ void publish(std::size_t tile, unsigned int status, T value) const { ch09::EpochStatus<T>::publish(tile * kStride, status, value); }
+  __device__ ch09::Observed<T> poll(std::size_t tile) const { return ch09::EpochStatus<T>::poll(tile * kStride); }
+};
+template <typename T, typename Design>
+inline constexpr std::size_t kStatusStride = std::max<std::size_t>(1, Design::kStatusBytes / sizeof(ch08::PackedWord<T>));
+template <typename T, typename Design>
+using StatusOf = StridedStatus<T, kStatusStride<T, Design>>;
 
 // What a traced launch measures (main.cu --trace), summed over the blocks: how long the
 // look-back takes and how many round trips it makes, and how long the compute warps wait for
@@ -285,7 +316,8 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
   const int lane = ch03::lane_id();
   const T* aligned_in = in - layout.shift;  // virtual position 0: 16-byte aligned
   // block b's tiles: the runs of K tiles b, b + G, b + 2G, ... (K = 1 but in the sweep's tile
-  // runs); the diagnostics without a look-back may deal a contiguous run, or draw tickets
+  // runs); a diagnostic may deal a contiguous run, and the sweep and diagnostics may draw
+  // tickets, once a stage is free
   constexpr int K = Design::kTilesPerLookBack;
   auto next_tile = [](unsigned long long tile) { return (tile + 1) % K != 0 ? tile + 1 : tile + 1 + (gridDim.x - 1ull) * K; };
   unsigned long long tile = static_cast<unsigned long long>(blockIdx.x) * K;
@@ -297,9 +329,9 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
   }
   for (RingPosition at;; at.advance(stage_count), tile = Design::kChunkedTiles ? tile + 1 : next_tile(tile)) {
     if (Design::kChunkedTiles && tile >= chunk_end) tile = layout.tiles;
-    if constexpr (Design::kTicketedTiles) tile = __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
     const int s = at.stage;
     if (at.round > 0) wait_phase(&control.empty[s], at.parity ^ 1u, dog, tile);  // the previous round's store has read it
+    if constexpr (Design::kTicketedTiles) tile = __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
     if (tile >= layout.tiles) {
       if (lane == 0) control.tile_of[s] = kNoTile;
       for (unsigned a = 0; a < Design::kFullArrivals / 32; ++a) arrive(&control.full[s]);  // wakes the compute warps with "no more tiles"
@@ -341,9 +373,9 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
 // In the sweep's tile runs, a block's tiles come in runs of K consecutive tiles, and only a run's
 // first tile looks back: each of the others follows the tile before it, already resolved by this warp,
 // and publishes its P as soon as its own aggregate is known, without a round trip.
-// With W look-back warps (the sweep), warp w takes ring positions w, w + W, w + 2W, ...
+// With W look-back warps (step 7: two), warp w takes ring positions w, w + W, w + 2W, ...
 template <typename T, typename Op, typename Design>
-__device__ void look_back_warp(const ch09::EpochStatus<T>& status, int stage_count, int which, Control<T>& control, Trace* trace,
+__device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_count, int which, Control<T>& control, Trace* trace,
                                const sg::Watchdog& dog) {
   constexpr int K = Design::kTilesPerLookBack;
   const Op op{};
@@ -498,7 +530,7 @@ __device__ __forceinline__ void wait_for_tile(Control<T>& control, int s, unsign
 
 template <typename T, typename Op, bool kExclusive, typename Design>
 __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, int stage_count, int lag, Control<T>& control,
-                        const ch09::EpochStatus<T>& status, Trace* trace, const sg::Watchdog& dog) {
+                        const StatusOf<T, Design>& status, Trace* trace, const sg::Watchdog& dog) {
   using Scan = typename Control<T>::Scan;
   using LookBack = typename Design::LookBack;
   const Op op{};
@@ -597,7 +629,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
 template <typename T, typename Op, bool kExclusive, typename Design>
 __global__ void __launch_bounds__(Design::kBlockThreads, 2)
     warp_specialized_scan_kernel(const T* __restrict__ in, T* __restrict__ out, Layout layout, int stage_count, int lag,
-                                 ch09::EpochStatus<T> status, PersistentTicket ticket, Trace* trace, sg::Watchdog dog) {
+                                 StatusOf<T, Design> status, PersistentTicket ticket, Trace* trace, sg::Watchdog dog) {
 #if SG_CH12_DEVICE_CODE
   __shared__ Control<T> control;
   extern __shared__ __align__(128) unsigned char stage_memory[];
@@ -727,8 +759,11 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   layout.shift = (reinterpret_cast<std::uintptr_t>(in) % 16) / sizeof(T);
   layout.tiles = (n + layout.shift + kTileItems<T> - 1) / kTileItems<T>;
   layout.same_alignment = reinterpret_cast<std::uintptr_t>(in) % 16 == reinterpret_cast<std::uintptr_t>(out) % 16;
-  const ch09::EpochLease lease = ch09::lease_epoch_words<sizeof(ch08::PackedWord<T>)>(layout.tiles, stream);  // (its ticket: diagnostics only)
-  const ch09::EpochStatus<T> status{static_cast<ch08::PackedWord<T>*>(lease.words), lease.epoch};
+  // (its ticket: the sweep's and the diagnostics' tiles by ticket only)
+  const ch09::EpochLease lease = ch09::lease_epoch_words<sizeof(ch08::PackedWord<T>)>(layout.tiles * kStatusStride<T, Design>, stream);
+  StatusOf<T, Design> status{};
+  status.words = static_cast<ch08::PackedWord<T>*>(lease.words);
+  status.epoch = lease.epoch;
   constexpr int K = Design::kTilesPerLookBack;  // a block takes runs of K tiles
   const unsigned grid = static_cast<unsigned>(std::min<unsigned long long>((layout.tiles + K - 1) / K, launch.resident_blocks));
   kernel<<<grid, Design::kBlockThreads, launch.geometry.stages * kTileBytes, stream>>>(in, out, layout, launch.geometry.stages,
