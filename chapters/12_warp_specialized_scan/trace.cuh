@@ -92,7 +92,7 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<TilePairs>("sweep/tile_pairs", options, device) &&
                   print_trace_rows<Design<2, true, true>>("sweep/2_lookback_warps", options, device) &&
                   print_trace_rows<TicketedTiles>("sweep/tiles_by_ticket", options, device) &&
-                  print_trace_rows<Design<1, true, true, 1, 1, 1, 0, 128>>("sweep/7_spread_status/1_lookback_warp", options, device) &&
+                  print_trace_rows<Spread<1>>("sweep/7_spread_status/1_lookback_warp", options, device) &&
                   print_trace_rows<SpreadStatus>("7_spread_status/inclusive", options, device);
   std::printf("* x copy of the traced kernel, whose clock reads cost a little; the timed table above is the speed\n");
   return ok;

@@ -78,10 +78,10 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/2_lookback_warps/6_stages/lag=1", warp_specialized_scan<T, Op, false, Design<2, true, true>, ring<2, 6, 1>>, inclusive, model},
         {"sweep/3_lookback_warps/6_stages/lag=2", warp_specialized_scan<T, Op, false, Design<3, true, true>, ring<2, 6, 2>>, inclusive, model},
         {"sweep/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedTiles, device_geometry<T>>, inclusive, model},
-        {"sweep/7_spread_status/1_lookback_warp", warp_specialized_scan<T, Op, false, Design<1, true, true, 1, 1, 1, 0, 128>, device_geometry<T>>, inclusive, model},
-        {"sweep/7_spread_status/3_lookback_warps", warp_specialized_scan<T, Op, false, Design<3, true, true, 1, 1, 1, 0, 128>, device_geometry<T>>, inclusive, model},
-        {"sweep/7_spread_status/tile_pairs", warp_specialized_scan<T, Op, false, Design<1, true, true, 1, 2, 1, 0, 128>, device_geometry<T>>, inclusive, model},
-        {"sweep/7_spread_status/32_bytes_per_status", warp_specialized_scan<T, Op, false, Design<2, true, true, 1, 1, 1, 0, 32>, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/1_lookback_warp", warp_specialized_scan<T, Op, false, Spread<1>, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/3_lookback_warps", warp_specialized_scan<T, Op, false, Spread<3>, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/tile_pairs", warp_specialized_scan<T, Op, false, Spread<1, 128, 2>, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/32_bytes_per_status", warp_specialized_scan<T, Op, false, Spread<2, 32>, device_geometry<T>>, inclusive, model},
     };
     variants.insert(variants.end(), sweep.begin(), sweep.end());
   }

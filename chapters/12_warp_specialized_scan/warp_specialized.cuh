@@ -124,7 +124,10 @@ using BulkLoads = Design<0, false>;          // step 2
 using LookBackWarp = Design<1, false>;       // step 3
 using BulkStores = Design<1, true>;          // steps 4 and 5
 using EarlyRelease = Design<1, true, true>;  // step 6
-using SpreadStatus = Design<2, true, true, 1, 1, 1, 0, 128>;  // step 7: a 128-byte L2 line per status word
+// Step 6 with W look-back warps and a status word per B bytes (and, in the sweep, runs of K tiles)
+template <int kWarps, int kBytesPerStatus = 128, int kTilesPerLookBack = 1>
+using Spread = Design<kWarps, true, true, 1, kTilesPerLookBack, 1, 0, kBytesPerStatus>;
+using SpreadStatus = Spread<2>;  // step 7: two look-back warps, a 128-byte L2 line per status word
 using TilePairs = Design<1, true, true, 1, 2>;  // (the sweep)
 // Diagnostic: step 6 with every prefix the identity, so each tile is scanned on its own and
 // no block waits for another: what this data path streams at without the look-back.
@@ -563,7 +566,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       store_stage<T, Design>(out, layout, stage, s, tile, control, stores);
     }
   } else {
-    // Steps 3-6: reduce tile k and publish its aggregate; then scan tile k - L, which waited
+    // Steps 3-7: reduce tile k and publish its aggregate; then scan tile k - L, which waited
     // in its stage while the look-back warp resolved its prefix.
     RingPosition scan_at;
     int reduced_ahead = 0;  // tiles reduced but not scanned yet
