@@ -3,8 +3,8 @@
 //
 // Run: ./build/bin/12_warp_specialized_scan --n 2^22,2^26,2^28,2^30
 //      ./build/bin/12_warp_specialized_scan --n suite --no-timing --repeat 5     (10,110 scans per variant)
-//      ./build/bin/12_warp_specialized_scan --n 2^22,2^26,2^28 --variant 6_early,7_spread --trace  (where the time goes)
-// On a GPU without bulk copies (before sm_90), steps 2-7 run chapter 09's v4 instead, and say so.
+//      ./build/bin/12_warp_specialized_scan --n 2^22,2^26,2^28 --variant 7_spread_status/incl,8_ --trace  (where the time goes)
+// On a GPU without bulk copies (before sm_90), steps 2-8 run chapter 09's v4 instead, and say so.
 #include "12_warp_specialized_scan/trace.cuh"
 #include "12_warp_specialized_scan/variants.cuh"
 #include "12_warp_specialized_scan/warp_specialized.cuh"
@@ -17,13 +17,13 @@ int main(int argc, char** argv) {
   sg::Options defaults;
   defaults.sizes = {std::size_t{1} << 16, std::size_t{1} << 22, std::size_t{1} << 26};
   defaults.extra_flags = {
-      {"--trace", "", "after the table, steps 5-7 and four sweep rows again with their waits timed: look-back round trips, load latency, waits",
+      {"--trace", "", "after the table, steps 5-8 and five sweep rows again with their waits timed: look-back round trips, load latency, waits",
        [&](const std::string&) { trace = true; }},
   };
   return sg::program_main(argc, argv, std::string(ch12::Chapter::id) + ": " + ch12::Chapter::title, defaults,
                           [&](const sg::Options& options, const sg::DeviceInfo& device) {
                             if (!ch12::runs_bulk_copy_kernel())
-                              std::printf("%snote: %s (sm_%d%d) has no bulk copies, or this build has no sm_90 code: steps 2-7 run "
+                              std::printf("%snote: %s (sm_%d%d) has no bulk copies, or this build has no sm_90 code: steps 2-8 run "
                                           "chapter 09's v4 instead (build with -DCMAKE_CUDA_ARCHITECTURES=90 for an H100 or H200)\n",
                                           options.csv ? "# " : "", device.name.c_str(), device.major, device.minor);
                             const bool ok = sg::run_chapter<ch12::Chapter>(options, device);

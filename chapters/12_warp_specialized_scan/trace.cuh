@@ -1,10 +1,11 @@
-// Chapter 12 - where the time goes (main.cu --trace): steps 5, 6 and 7, and the sweep's tile
-// pairs, two look-back warps with packed status words, one with spread words, and tiles by
-// ticket, int32 sums, with their warps timing their waits (Traced<Design> in
-// warp_specialized.cuh). Per design and size, one row:
+// Chapter 12 - where the time goes (main.cu --trace): steps 5 to 8, and the sweep's tile pairs,
+// two look-back warps with packed status words, one with spread words, tiles by ticket, and a
+// status word per pair of tiles, int32 sums, with their warps timing their waits
+// (Traced<Design> in warp_specialized.cuh). Per design and size, one row:
 //
 //   windows        windows of status words the look-back read per look-back (1 + slides
-//                  back); a look-back per tile, or per run of K tiles (tile pairs)
+//                  back); a look-back per tile, or per run of K tiles (tile pairs, a status
+//                  word per pair)
 //   repolls        looks again at a window, per look-back, because a tile it needs was in X
 //   ns/look        the look-back's time per look (each a round trip to the L2): the loaded
 //                  latency of a status word
@@ -93,7 +94,9 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<Design<2, true, true>>("sweep/2_lookback_warps", options, device) &&
                   print_trace_rows<TicketedTiles>("sweep/tiles_by_ticket", options, device) &&
                   print_trace_rows<Spread<1>>("sweep/7_spread_status/1_lookback_warp", options, device) &&
-                  print_trace_rows<SpreadStatus>("7_spread_status/inclusive", options, device);
+                  print_trace_rows<SpreadStatus>("7_spread_status/inclusive", options, device) &&
+                  print_trace_rows<StatusPerPair>("sweep/7_spread_status/status_per_pair", options, device) &&
+                  print_trace_rows<PrefetchNextTile>("8_prefetch_next_tile/inclusive", options, device);
   std::printf("* x copy of the traced kernel, whose clock reads cost a little; the timed table above is the speed\n");
   return ok;
 }

@@ -1,16 +1,17 @@
 // Chapter 12 - the variant list, in the order of the lesson:
-//   1_persistent_grid ... 7_spread_status  the ladder: each step adds one idea to the one before
+//   1_persistent_grid ... 8_prefetch_next_tile  the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
 //   diagnostic/...                         step 6 without the look-back (tile-local), dealt
 //                                          round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
 //                                          copy): what the data path can do
-//   sweep/...                              int32 sums only: step 6 or 7 with one knob changed
+//   sweep/...                              int32 sums only: step 6, 7 or 8 with one knob changed
 //                                          (blocks per SM, stages and lag, tiles per look,
 //                                          sleep between looks, look-back warps, status words
-//                                          packed or spread, runs of tiles, stores in flight,
-//                                          thread loads, tiles by ticket)
+//                                          packed or spread, runs of tiles, a status word per
+//                                          run, stores in flight, thread loads, tiles by
+//                                          ticket, tiles prefetched ahead)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -43,6 +44,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"6_early_release/exclusive", warp_specialized_scan<T, Op, true, EarlyRelease, device_geometry<T>>, exclusive, model},
       {"7_spread_status/inclusive", warp_specialized_scan<T, Op, false, SpreadStatus, device_geometry<T>>, inclusive, model},
       {"7_spread_status/exclusive", warp_specialized_scan<T, Op, true, SpreadStatus, device_geometry<T>>, exclusive, model},
+      {"8_prefetch_next_tile/inclusive", warp_specialized_scan<T, Op, false, PrefetchNextTile, device_geometry<T>>, inclusive, model},
+      {"8_prefetch_next_tile/exclusive", warp_specialized_scan<T, Op, true, PrefetchNextTile, device_geometry<T>>, exclusive, model},
       {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T>},
       {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T>},
       {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T>},
@@ -55,6 +58,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"diagnostic/copy_through_stages/thread_loads", warp_specialized_scan<T, Op, false, CopyThrough<1, true, true>, device_geometry<T>>, sg::Computes::Copy, model},
       {"diagnostic/copy_through_stages/a_run_of_tiles_per_block", warp_specialized_scan<T, Op, false, CopyThrough<1, true, false, true>, device_geometry<T>>, sg::Computes::Copy, model},
       {"diagnostic/copy_through_stages/tiles_by_ticket", warp_specialized_scan<T, Op, false, CopyThrough<1, true, false, false, true>, device_geometry<T>>, sg::Computes::Copy, model},
+      {"diagnostic/copy_through_stages/prefetch_next_tile", warp_specialized_scan<T, Op, false, PrefetchAhead<1, CopyThrough<>>, device_geometry<T>>, sg::Computes::Copy, model},
       {"baseline/ch09_v4/inclusive", ch09::tuned_scan<T, Op, false>, inclusive, model},
   };
   const std::vector<sg::Variant<T, Op>> cub = ch00::cub_scan_baselines<T, Op>();
@@ -82,6 +86,13 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/7_spread_status/3_lookback_warps", warp_specialized_scan<T, Op, false, Spread<3>, device_geometry<T>>, inclusive, model},
         {"sweep/7_spread_status/tile_pairs", warp_specialized_scan<T, Op, false, Spread<1, 128, 2>, device_geometry<T>>, inclusive, model},
         {"sweep/7_spread_status/32_bytes_per_status", warp_specialized_scan<T, Op, false, Spread<2, 32>, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/status_per_pair", warp_specialized_scan<T, Op, false, StatusPerPair, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/status_per_pair/1_lookback_warp", warp_specialized_scan<T, Op, false, RunStatus<1, 2>, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/status_per_pair/tiles_by_ticket", warp_specialized_scan<T, Op, false, RunStatus<2, 2, true>, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/status_per_4_tiles", warp_specialized_scan<T, Op, false, RunStatus<1, 4>, device_geometry<T>>, inclusive, model},
+        {"sweep/8_prefetch_next_tile/2_tiles_ahead", warp_specialized_scan<T, Op, false, PrefetchAhead<2, SpreadStatus>, device_geometry<T>>, inclusive, model},
+        {"sweep/8_prefetch_next_tile/3_lookback_warps", warp_specialized_scan<T, Op, false, PrefetchAhead<1, Spread<3>>, device_geometry<T>>, inclusive, model},
+        {"sweep/8_prefetch_next_tile/status_per_pair", warp_specialized_scan<T, Op, false, PrefetchAhead<2, StatusPerPair>, device_geometry<T>>, inclusive, model},
     };
     variants.insert(variants.end(), sweep.begin(), sweep.end());
   }

@@ -1,4 +1,4 @@
-// Chapter 12, steps 2-7 - the warp-specialized single-pass scan.
+// Chapter 12, steps 2-8 - the warp-specialized single-pass scan.
 //
 // A persistent block (step 1) whose warps split the work:
 //
@@ -29,13 +29,15 @@
 //   7  spread status    each tile's status word on an L2 line of its own, and two look-back
 //                       warps taking turns: a second warp pays once the look-backs no longer
 //                       share the few hot lines every block polls and publishes to
+//   8  prefetch         with each load, the producer asks the L2 for the block's next tile: its
+//                       bytes come from DRAM a tile earlier, and its load finds them in the L2
 //
-// The sweep and the diagnostics (variants.cu) change one knob of step 6 or 7 each: W look-back
+// The sweep and the diagnostics (variants.cu) change one knob of step 6, 7 or 8 each: W look-back
 // warps taking turns, status words packed or spread, runs of K tiles per block of which only the
-// first looks back, P bulk stores left reading, stages filled by the producer's lanes (cp.async)
-// instead of one bulk copy, tiles drawn by ticket; and, for the README's ceiling, no look-back at
-// all, or no scan at all (the tiles copied through the stages, dealt round-robin, in contiguous
-// runs, or by ticket).
+// first looks back, or with one status word per run, P bulk stores left reading, stages filled by
+// the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket, tiles
+// prefetched further ahead; and, for the README's ceiling, no look-back at all, or no scan at all
+// (the tiles copied through the stages, dealt round-robin, in contiguous runs, or by ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
 // (G blocks): the producer knows its tiles without a round trip to a global counter. Drawing
@@ -116,9 +118,10 @@ struct Design {
   static constexpr bool kChunkedTiles = false;  // (diagnostic, no look-back) block b takes one contiguous run of tiles
   static constexpr bool kTicketedTiles = false;  // (the sweep) the producer draws each tile by ticket (step 1's) once a stage is free
   static constexpr bool kThreadLoads = false;  // (the sweep) the producer's lanes fill a stage with cp.async, not one bulk copy
+  static constexpr bool kRunStatus = false;  // (step 8) a status word per run of K tiles, not per tile
+  static constexpr int kPrefetchAhead = 0;  // (step 8: 1) with each load, the L2 is asked for the block's tile D loads ahead
   static constexpr unsigned kFullArrivals = 32;  // arrivals that complete a stage's `full` phase (+ the bytes)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
-  static_assert(kLookBackWarps <= 1 || kTilesPerLookBack == 1, "a run of tiles is resolved by one warp");
 };
 using BulkLoads = Design<0, false>;          // step 2
 using LookBackWarp = Design<1, false>;       // step 3
@@ -129,6 +132,16 @@ template <int kWarps, int kBytesPerStatus = 128, int kTilesPerLookBack = 1>
 using Spread = Design<kWarps, true, true, 1, kTilesPerLookBack, 1, 0, kBytesPerStatus>;
 using SpreadStatus = Spread<2>;  // step 7: two look-back warps, a 128-byte L2 line per status word
 using TilePairs = Design<1, true, true, 1, 2>;  // (the sweep)
+// The sweep: step 7's spread words and W look-back warps, with one status word per run of K
+// consecutive tiles, which a block takes together: published once the run is reduced, resolved
+// by one look-back, each of the K tiles' prefixes then known locally. Half the look-backs, each
+// published a tile later (README: the look-back's two limits).
+template <int kWarps, int kTilesPerRun, bool kTicketedTilesOf = false>
+struct RunStatus : Spread<kWarps, 128, kTilesPerRun> {
+  static constexpr bool kRunStatus = true;
+  static constexpr bool kTicketedTiles = kTicketedTilesOf;
+};
+using StatusPerPair = RunStatus<2, 2>;
 // Diagnostic: step 6 with every prefix the identity, so each tile is scanned on its own and
 // no block waits for another: what this data path streams at without the look-back.
 struct WithoutLookBack : EarlyRelease {
@@ -163,6 +176,17 @@ struct TicketedTiles : EarlyRelease {
 struct TicketedWithoutLookBack : WithoutLookBack {
   static constexpr bool kTicketedTiles = true;
 };
+// Step 8 and the sweep: a design whose producer, with each load, asks the L2 for the tile it will
+// load kAhead tiles later (chapter 09's bulk prefetch: no shared memory, no registers).
+template <int kAhead, typename Base>
+struct PrefetchAhead : Base {
+  static_assert(!Base::kTicketedTiles && !Base::kChunkedTiles, "tiles dealt round-robin: the producer knows its next tiles");
+  static constexpr int kPrefetchAhead = kAhead;
+};
+// Step 8: step 7, and with each load the producer asks the L2 for the next tile it will load
+// (G tiles on): that tile's bytes leave DRAM a tile earlier, while the stages are still busy,
+// and its bulk load later finds them in the L2 (README: Little's law without shared memory).
+using PrefetchNextTile = PrefetchAhead<1, SpreadStatus>;
 template <typename D>  // the same design with its waits timed (main.cu --trace)
 struct Traced : D {
   static constexpr bool kTrace = true;
@@ -334,8 +358,12 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
     if (Design::kChunkedTiles && tile >= chunk_end) tile = layout.tiles;
     const int s = at.stage;
     if (at.round > 0) wait_phase(&control.empty[s], at.parity ^ 1u, dog, tile);  // the previous round's store has read it
-    if constexpr (Design::kTicketedTiles) tile = __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
+    if constexpr (Design::kTicketedTiles)  // a ticket per run of K tiles (K = 1: per tile)
+      if (tile % K == 0) tile = K * __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
     if (tile >= layout.tiles) {
+      // the array ended inside this block's run: draw the one ticket past the end that every
+      // block draws, or the counter would not reset for the next launch
+      if (Design::kTicketedTiles && tile % K != 0 && lane == 0) ticket.draw();
       if (lane == 0) control.tile_of[s] = kNoTile;
       for (unsigned a = 0; a < Design::kFullArrivals / 32; ++a) arrive(&control.full[s]);  // wakes the compute warps with "no more tiles"
       return;
@@ -366,6 +394,15 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
       const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
       arrive_expect_bytes(&control.full[s], bytes);
       if (bytes > 0) bulk_load(stage + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &control.full[s]);
+      if constexpr (Design::kPrefetchAhead > 0) {
+        unsigned long long ahead = tile;
+        for (int i = 0; i < Design::kPrefetchAhead; ++i) ahead = next_tile(ahead);
+        if (ahead < layout.tiles) {
+          const TileSpan later = tile_span<T>(layout, ahead);
+          const unsigned later_bytes = static_cast<unsigned>((later.core_hi - later.core_lo) * sizeof(T));
+          if (later_bytes > 0) ch09::prefetch_l2(aligned_in + later.core_lo, later_bytes);
+        }
+      }
     } else {
       arrive(&control.full[s]);
     }
@@ -381,6 +418,7 @@ template <typename T, typename Op, typename Design>
 __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_count, int which, Control<T>& control, Trace* trace,
                                const sg::Watchdog& dog) {
   constexpr int K = Design::kTilesPerLookBack;
+  static_assert(Design::kLookBackWarps <= 1 || K == 1, "a run of tiles with a status word per tile is resolved by one warp");
   const Op op{};
   unsigned long long lookbacks = 0, busy_ns = 0;
   ch09::LookCounts counts;
@@ -407,6 +445,60 @@ __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_coun
       arrive(&control.resolved[s]);
     }
     prefix = op(prefix, aggregate);  // the next tile's, if it is in the same run
+  }
+  if (Design::kTrace && ch03::lane_id() == 0) {
+    atomicAdd(&trace->lookbacks, lookbacks);
+    atomicAdd(&trace->lookback_windows, static_cast<unsigned long long>(counts.windows));
+    atomicAdd(&trace->lookback_repolls, static_cast<unsigned long long>(counts.repolls));
+    atomicAdd(&trace->lookback_ns, busy_ns);
+  }
+}
+
+// Step 8: a look-back per run of K tiles. Warp w takes runs w, w + W, w + 2W, ... of the block,
+// each K consecutive ring positions: it waits until the run's tiles are reduced (the compute
+// warps have published the run's aggregate by then), resolves the run's prefix from the other
+// runs' status words, and hands each tile its prefix: the run's, then that and the aggregates of
+// the tiles before it in the run. The array's last run may be shorter: a position whose tile is
+// kNoTile ends it.
+template <typename T, typename Op, typename Design>
+__device__ void look_back_runs(const StatusOf<T, Design>& status, int stage_count, int which, Control<T>& control, Trace* trace,
+                               const sg::Watchdog& dog) {
+  constexpr int K = Design::kTilesPerLookBack;
+  const Op op{};
+  unsigned long long lookbacks = 0, busy_ns = 0;
+  ch09::LookCounts counts;
+  RingPosition run_at;  // the first position of this warp's next run
+  for (int i = 0; i < which * K; ++i) run_at.advance(stage_count);
+  for (;;) {
+    T aggregates[K];
+    unsigned long long first_tile = kNoTile;
+    int tiles = 0;
+    RingPosition at = run_at;
+    for (; tiles < K; ++tiles, at.advance(stage_count)) {
+      wait_phase(&control.reduced[at.stage], at.parity, dog, 0);
+      const unsigned long long tile = control.tile_of[at.stage];
+      if (tile == kNoTile) break;
+      if (tiles == 0) first_tile = tile;
+      aggregates[tiles] = control.aggregate[at.stage];
+    }
+    if (tiles == 0) break;  // no more runs
+    T total = aggregates[0];
+    for (int i = 1; i < tiles; ++i) total = op(total, aggregates[i]);
+    const unsigned long long run = first_tile / K;
+    const unsigned long long start = Design::kTrace ? sg::global_time_ns() : 0;
+    T prefix = run == 0 ? Op::template identity<T>()
+                        : Design::LookBack::resolve(status, run, total, op, dog, true, Design::kTrace ? &counts : nullptr);
+    if constexpr (Design::kTrace) busy_ns += sg::global_time_ns() - start, lookbacks += run != 0;
+    at = run_at;
+    for (int i = 0; i < tiles; ++i, at.advance(stage_count)) {
+      if (ch03::lane_id() == 0) {
+        control.prefix[at.stage] = prefix;
+        arrive(&control.resolved[at.stage]);
+      }
+      prefix = op(prefix, aggregates[i]);
+    }
+    if (tiles < K) break;  // the array's last run
+    for (int i = 0; i < Design::kLookBackWarps * K; ++i) run_at.advance(stage_count);
   }
   if (Design::kTrace && ch03::lane_id() == 0) {
     atomicAdd(&trace->lookbacks, lookbacks);
@@ -566,10 +658,12 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       store_stage<T, Design>(out, layout, stage, s, tile, control, stores);
     }
   } else {
-    // Steps 3-7: reduce tile k and publish its aggregate; then scan tile k - L, which waited
+    // Steps 3-8: reduce tile k and publish its aggregate; then scan tile k - L, which waited
     // in its stage while the look-back warp resolved its prefix.
     RingPosition scan_at;
     int reduced_ahead = 0;  // tiles reduced but not scanned yet
+    T run_total = Op::template identity<T>();  // (step 8, thread 0) the aggregate of the run so far
+    RingPosition end_at;  // where the tiles ran out
     auto scan_and_store = [&] {
       const int s = scan_at.stage;
       const unsigned long long tile = control.tile_of[s];
@@ -595,19 +689,29 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         // scanned already since S >= L + 2: nobody reads their tile_of any more.)
         if (threadIdx.x == 0) {
           arrive(&control.reduced[s]);
-          RingPosition next = at;
-          for (int w = 1; w < Design::kLookBackWarps; ++w) {
-            next.advance(stage_count);
-            control.tile_of[next.stage] = kNoTile;
-            arrive(&control.reduced[next.stage]);
+          if constexpr (!Design::kRunStatus) {
+            RingPosition next = at;
+            for (int w = 1; w < Design::kLookBackWarps; ++w) {
+              next.advance(stage_count);
+              control.tile_of[next.stage] = kNoTile;
+              arrive(&control.reduced[next.stage]);
+            }
           }
         }
+        end_at = at;
         break;
       }
       read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T>, items);
       const T total = Scan::reduce(items, op, control.reduce_storage);  // valid in warp 0
       if (threadIdx.x == 0) {
-        status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
+        if constexpr (Design::kRunStatus) {
+          // step 8: the run's aggregate, published once its last tile is reduced
+          constexpr int K = Design::kTilesPerLookBack;
+          run_total = tile % K == 0 ? total : op(run_total, total);
+          if (tile % K == K - 1 || tile + 1 == layout.tiles) status.publish(tile / K, tile < K ? ch09::kInclusive : ch09::kAggregate, run_total);
+        } else {
+          status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
+        }
         control.aggregate[s] = total;
         arrive(&control.reduced[s]);
         if constexpr (Design::kEarlyRelease) release_stored_stage<T, Design>(control, stores);
@@ -616,6 +720,19 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       else ComputeBarrier::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
     }
     while (reduced_ahead > 0) scan_and_store();
+    if constexpr (Design::kRunStatus) {
+      // Step 8: the other look-back warps wait at their next run's first position, or inside
+      // the last run, at most K x W - 1 positions past where the tiles ran out. Those stages
+      // hold tiles of the last lap, all scanned now (and S >= K x W): tell each warp to stop.
+      if (threadIdx.x == 0) {
+        RingPosition next = end_at;
+        for (int i = 1; i < Design::kLookBackWarps * Design::kTilesPerLookBack; ++i) {
+          next.advance(stage_count);
+          control.tile_of[next.stage] = kNoTile;
+          arrive(&control.reduced[next.stage]);
+        }
+      }
+    }
   }
   drain_stores(stores);
   if (Design::kTrace && threadIdx.x == 0) {
@@ -650,6 +767,7 @@ __global__ void __launch_bounds__(Design::kBlockThreads, 2)
   const int warp = static_cast<int>(threadIdx.x) / 32;
   if (warp < kComputeWarps) compute<T, Op, kExclusive, Design>(out, layout, stages, stage_count, lag, control, status, trace, dog);
   else if (warp == kComputeWarps) produce<T, Op, Design>(in, layout, stages, stage_count, control, ticket, dog);
+  else if constexpr (Design::kRunStatus) look_back_runs<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, trace, dog);
   else if (Design::kLookBackWarp) look_back_warp<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, trace, dog);
 #else
   (void)in, (void)out, (void)layout, (void)stage_count, (void)lag, (void)status, (void)ticket, (void)trace, (void)dog;
@@ -756,6 +874,15 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   if (found == per_device.end()) found = per_device.emplace(device, plan_launch<T>(kernel, Design::kBlockThreads, kGeometry)).first;
   const Launch& launch = found->second;
   if (!launch.bulk_copies) return ch09::tuned_scan<T, Op, kExclusive>(in, out, n, stream);
+  if (Design::kRunStatus) {
+    // a run is resolved once its K tiles are reduced, and scanned L tiles after: L >= K - 1; the
+    // compute warps stop the look-back warps at the K x W positions after the last tile
+    constexpr int kRun = Design::kTilesPerLookBack, kRunsAtOnce = kRun * Design::kLookBackWarps;
+    if (launch.geometry.lag < kRun - 1 || launch.geometry.stages < kRunsAtOnce)
+      throw std::invalid_argument("chapter 12: runs of " + std::to_string(kRun) + " tiles need a lag of at least " + std::to_string(kRun - 1) +
+                                  " and " + std::to_string(kRunsAtOnce) + " stages (this GPU: lag " + std::to_string(launch.geometry.lag) + ", " +
+                                  std::to_string(launch.geometry.stages) + " stages)");
+  }
 
   Layout layout{};
   layout.n = n;
@@ -768,9 +895,10 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   status.words = static_cast<ch08::PackedWord<T>*>(lease.words);
   status.epoch = lease.epoch;
   constexpr int K = Design::kTilesPerLookBack;  // a block takes runs of K tiles
-  const unsigned grid = static_cast<unsigned>(std::min<unsigned long long>((layout.tiles + K - 1) / K, launch.resident_blocks));
+  const unsigned long long runs = (layout.tiles + K - 1) / K;
+  const unsigned grid = static_cast<unsigned>(std::min<unsigned long long>(runs, launch.resident_blocks));
   kernel<<<grid, Design::kBlockThreads, launch.geometry.stages * kTileBytes, stream>>>(in, out, layout, launch.geometry.stages,
-                                                                             launch.geometry.lag, status, PersistentTicket{lease.ticket, layout.tiles}, trace,
+                                                                             launch.geometry.lag, status, PersistentTicket{lease.ticket, runs}, trace,
                                                                              sg::watchdog());
   SG_CHECK_LAUNCH();
 }
