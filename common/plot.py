@@ -73,10 +73,15 @@ def read_rows(paths):
 
 
 def selected(rows, wanted):
-    """Rows whose variant contains one of the wanted substrings (all, without a filter), and the copy."""
+    """Rows whose variant contains one of the wanted substrings, or starts with one written
+    ^prefix (all, without a filter), and the copy."""
     if not wanted:
         return rows
-    return [r for r in rows if r["variant"] == COPY or any(w in r["variant"] for w in wanted)]
+
+    def matches(variant, w):
+        return variant.startswith(w[1:]) if w.startswith("^") else w in variant
+
+    return [r for r in rows if r["variant"] == COPY or any(matches(r["variant"], w) for w in wanted)]
 
 
 def series(rows):
@@ -226,7 +231,7 @@ def main(argv):
     parser.add_argument("kind", choices=["sweep", "suite", "gallery", "scaling"])
     parser.add_argument("csv", nargs="+")
     parser.add_argument("-o", "--output", required=True)
-    parser.add_argument("--variant", default="", help="comma-separated substrings: draw only these variants (and the copy)")
+    parser.add_argument("--variant", default="", help="comma-separated substrings (^prefix: names that start with it): draw only these variants (and the copy)")
     parser.add_argument("--title", default="")
     args = parser.parse_args(argv)
     if args.kind == "scaling":

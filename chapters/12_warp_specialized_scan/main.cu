@@ -3,7 +3,7 @@
 //
 // Run: ./build/bin/12_warp_specialized_scan --n 2^22,2^26,2^28,2^30
 //      ./build/bin/12_warp_specialized_scan --n suite --no-timing --repeat 5     (10,110 scans per variant)
-//      ./build/bin/12_warp_specialized_scan --n 2^22,2^26,2^28 --variant 7_spread_status/incl,8_ --trace  (where the time goes)
+//      ./build/bin/12_warp_specialized_scan --n 2^22,2^26,2^28 --variant 7_spread_status/incl,8_prefetch_next_tile/incl --trace  (where the time goes)
 // On a GPU without bulk copies (before sm_90), steps 2-8 run chapter 09's v4 instead, and say so.
 #include "12_warp_specialized_scan/trace.cuh"
 #include "12_warp_specialized_scan/variants.cuh"
