@@ -118,7 +118,7 @@ struct Design {
   static constexpr bool kChunkedTiles = false;  // (diagnostic, no look-back) block b takes one contiguous run of tiles
   static constexpr bool kTicketedTiles = false;  // (the sweep) the producer draws each tile by ticket (step 1's) once a stage is free
   static constexpr bool kThreadLoads = false;  // (the sweep) the producer's lanes fill a stage with cp.async, not one bulk copy
-  static constexpr bool kRunStatus = false;  // (step 8) a status word per run of K tiles, not per tile
+  static constexpr bool kRunStatus = false;  // (the sweep) a status word per run of K tiles, not per tile
   static constexpr int kPrefetchAhead = 0;  // (step 8: 1) with each load, the L2 is asked for the block's tile D loads ahead
   static constexpr unsigned kFullArrivals = 32;  // arrivals that complete a stage's `full` phase (+ the bytes)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
@@ -185,7 +185,7 @@ struct PrefetchAhead : Base {
 };
 // Step 8: step 7, and with each load the producer asks the L2 for the next tile it will load
 // (G tiles on): that tile's bytes leave DRAM a tile earlier, while the stages are still busy,
-// and its bulk load later finds them in the L2 (README: Little's law without shared memory).
+// and its bulk load later finds them in the L2 (README: the next tile from the L2).
 using PrefetchNextTile = PrefetchAhead<1, SpreadStatus>;
 template <typename D>  // the same design with its waits timed (main.cu --trace)
 struct Traced : D {
@@ -454,7 +454,7 @@ __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_coun
   }
 }
 
-// Step 8: a look-back per run of K tiles. Warp w takes runs w, w + W, w + 2W, ... of the block,
+// The sweep's status word per run: a look-back per run of K tiles. Warp w takes runs w, w + W, w + 2W, ... of the block,
 // each K consecutive ring positions: it waits until the run's tiles are reduced (the compute
 // warps have published the run's aggregate by then), resolves the run's prefix from the other
 // runs' status words, and hands each tile its prefix: the run's, then that and the aggregates of
@@ -662,7 +662,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
     // in its stage while the look-back warp resolved its prefix.
     RingPosition scan_at;
     int reduced_ahead = 0;  // tiles reduced but not scanned yet
-    T run_total = Op::template identity<T>();  // (step 8, thread 0) the aggregate of the run so far
+    T run_total = Op::template identity<T>();  // (a status word per run, thread 0) the aggregate of the run so far
     RingPosition end_at;  // where the tiles ran out
     auto scan_and_store = [&] {
       const int s = scan_at.stage;
@@ -705,7 +705,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       const T total = Scan::reduce(items, op, control.reduce_storage);  // valid in warp 0
       if (threadIdx.x == 0) {
         if constexpr (Design::kRunStatus) {
-          // step 8: the run's aggregate, published once its last tile is reduced
+          // a status word per run: the run's aggregate, published once its last tile is reduced
           constexpr int K = Design::kTilesPerLookBack;
           run_total = tile % K == 0 ? total : op(run_total, total);
           if (tile % K == K - 1 || tile + 1 == layout.tiles) status.publish(tile / K, tile < K ? ch09::kInclusive : ch09::kAggregate, run_total);
@@ -721,9 +721,10 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
     }
     while (reduced_ahead > 0) scan_and_store();
     if constexpr (Design::kRunStatus) {
-      // Step 8: the other look-back warps wait at their next run's first position, or inside
-      // the last run, at most K x W - 1 positions past where the tiles ran out. Those stages
-      // hold tiles of the last lap, all scanned now (and S >= K x W): tell each warp to stop.
+      // A status word per run: the other look-back warps wait at their next run's first
+      // position, or inside the last run, at most K x W - 1 positions past where the tiles ran
+      // out. Those stages hold tiles of the last lap, all scanned now (and S >= K x W): tell
+      // each warp to stop.
       if (threadIdx.x == 0) {
         RingPosition next = end_at;
         for (int i = 1; i < Design::kLookBackWarps * Design::kTilesPerLookBack; ++i) {
