@@ -108,7 +108,7 @@ struct Design {
   static constexpr bool kBulkStores = kBulkStoresOf;
   static constexpr bool kEarlyRelease = kEarlyReleaseOf;  // a stored stage is freed after the next reduce, not the next store
   static constexpr int kStoresInFlight = kStoresInFlightOf;  // bulk stores left reading their stages while the warps go on
-  static constexpr int kTilesPerLookBack = kTilesPerLookBackOf;  // a block takes runs of K consecutive tiles; only the first looks back
+  static constexpr int kTilesPerLookBack = kTilesPerLookBackOf;  // a block takes runs of K consecutive tiles, one look-back per run
   static constexpr int kLookBackTilesPerLane = kLookBackTilesPerLaneOf;  // a look reads 32 x this many status words
   static constexpr unsigned kPollDelayNs = kPollDelayNsOf;  // between looks at a window not yet ready
   static constexpr int kStatusBytes = kStatusBytesOf;  // 0: status words packed (chapter 09); B: one word per B bytes
@@ -409,6 +409,27 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
   }
 }
 
+// Traced launches: a look-back warp adds its look-backs, looks and busy time to the launch's sums.
+__device__ __forceinline__ void add_lookback_trace(Trace* trace, unsigned long long lookbacks, const ch09::LookCounts& counts,
+                                                   unsigned long long busy_ns) {
+  if (ch03::lane_id() != 0) return;
+  atomicAdd(&trace->lookbacks, lookbacks);
+  atomicAdd(&trace->lookback_windows, static_cast<unsigned long long>(counts.windows));
+  atomicAdd(&trace->lookback_repolls, static_cast<unsigned long long>(counts.repolls));
+  atomicAdd(&trace->lookback_ns, busy_ns);
+}
+
+// Tells the look-back warps that wait at the `count` ring positions after `last` that the tiles
+// have run out (the compute warps, thread 0).
+template <typename T>
+__device__ __forceinline__ void stop_look_back_warps(Control<T>& control, RingPosition last, int count, int stage_count) {
+  for (int i = 0; i < count; ++i) {
+    last.advance(stage_count);
+    control.tile_of[last.stage] = kNoTile;
+    arrive(&control.reduced[last.stage]);
+  }
+}
+
 // ---- the look-back warp (step 3 on) -------------------------------------------------------------
 // In the sweep's tile runs, a block's tiles come in runs of K consecutive tiles, and only a run's
 // first tile looks back: each of the others follows the tile before it, already resolved by this warp,
@@ -446,12 +467,7 @@ __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_coun
     }
     prefix = op(prefix, aggregate);  // the next tile's, if it is in the same run
   }
-  if (Design::kTrace && ch03::lane_id() == 0) {
-    atomicAdd(&trace->lookbacks, lookbacks);
-    atomicAdd(&trace->lookback_windows, static_cast<unsigned long long>(counts.windows));
-    atomicAdd(&trace->lookback_repolls, static_cast<unsigned long long>(counts.repolls));
-    atomicAdd(&trace->lookback_ns, busy_ns);
-  }
+  if (Design::kTrace) add_lookback_trace(trace, lookbacks, counts, busy_ns);
 }
 
 // The sweep's status word per run: a look-back per run of K tiles. Warp w takes runs w, w + W, w + 2W, ... of the block,
@@ -500,12 +516,7 @@ __device__ void look_back_runs(const StatusOf<T, Design>& status, int stage_coun
     if (tiles < K) break;  // the array's last run
     for (int i = 0; i < Design::kLookBackWarps * K; ++i) run_at.advance(stage_count);
   }
-  if (Design::kTrace && ch03::lane_id() == 0) {
-    atomicAdd(&trace->lookbacks, lookbacks);
-    atomicAdd(&trace->lookback_windows, static_cast<unsigned long long>(counts.windows));
-    atomicAdd(&trace->lookback_repolls, static_cast<unsigned long long>(counts.repolls));
-    atomicAdd(&trace->lookback_ns, busy_ns);
-  }
+  if (Design::kTrace) add_lookback_trace(trace, lookbacks, counts, busy_ns);
 }
 
 // ---- the compute warps: storing a scanned stage -----------------------------------------------
@@ -689,14 +700,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         // scanned already since S >= L + 2: nobody reads their tile_of any more.)
         if (threadIdx.x == 0) {
           arrive(&control.reduced[s]);
-          if constexpr (!Design::kRunStatus) {
-            RingPosition next = at;
-            for (int w = 1; w < Design::kLookBackWarps; ++w) {
-              next.advance(stage_count);
-              control.tile_of[next.stage] = kNoTile;
-              arrive(&control.reduced[next.stage]);
-            }
-          }
+          if constexpr (!Design::kRunStatus) stop_look_back_warps(control, at, Design::kLookBackWarps - 1, stage_count);
         }
         end_at = at;
         break;
@@ -725,14 +729,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       // position, or inside the last run, at most K x W - 1 positions past where the tiles ran
       // out. Those stages hold tiles of the last lap, all scanned now (and S >= K x W): tell
       // each warp to stop.
-      if (threadIdx.x == 0) {
-        RingPosition next = end_at;
-        for (int i = 1; i < Design::kLookBackWarps * Design::kTilesPerLookBack; ++i) {
-          next.advance(stage_count);
-          control.tile_of[next.stage] = kNoTile;
-          arrive(&control.reduced[next.stage]);
-        }
-      }
+      if (threadIdx.x == 0) stop_look_back_warps(control, end_at, Design::kLookBackWarps * Design::kTilesPerLookBack - 1, stage_count);
     }
   }
   drain_stores(stores);
