@@ -1,6 +1,7 @@
 // Chapter 12 - where the time goes (main.cu --trace): steps 5 to 8, and the sweep's tile pairs,
-// two look-back warps with packed status words, one with spread words, tiles by ticket, and a
-// status word per pair of tiles, int32 sums, with their warps timing their waits
+// two look-back warps with packed status words, one with spread words, tiles by ticket (step 6;
+// step 8's, drawn a tile ahead), a status word per pair of tiles, and the grid's prefix warp
+// (spread and packed status words), int32 sums, with their warps timing their waits
 // (Traced<Design> in warp_specialized.cuh). Per design and size, one row:
 //
 //   windows        windows of status words the look-back read per look-back (1 + slides
@@ -13,6 +14,7 @@
 //                  their ratio (over W look-back warps) is how busy a look-back warp is
 //   load latency   issue to landing of the loads the compute warps had to wait for
 //   waits          the compute warps' time waiting for tiles to land, and for prefixes
+//   prefix warp    (its rows only) the tiles it turned into P's per round trip, and its rounds
 //
 // The README's Little's-law section is built from these rows on both GPUs. Timing changes
 // what it times a little (a clock read around every wait); the rows are for proportions, the
@@ -79,6 +81,9 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
                 ratio(sum.lookback_repolls, sum.lookbacks), ratio(sum.lookback_ns, looks), lookback_ns, block_ns,
                 block_ns > 0 ? 100.0 * lookback_ns / (block_ns * D::kLookBackWarps) : 0.0, ratio(sum.waited_load_latency_ns, sum.waited_loads),
                 100.0 * sum.waited_loads / (kRuns * tiles), 100.0 * sum.load_wait_ns / compute, 100.0 * sum.prefix_wait_ns / compute);
+    if (D::kPrefixWarp)
+      std::printf("%12s the prefix warp: %.0f tiles per round trip (%llu rounds per launch)\n", "", ratio(sum.prefix_tiles, sum.prefix_rounds),
+                  sum.prefix_rounds / kRuns);
   }
   return true;
 }
@@ -96,7 +101,10 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<Spread<1>>("sweep/7_spread_status/1_lookback_warp", options, device) &&
                   print_trace_rows<SpreadStatus>("7_spread_status/inclusive", options, device) &&
                   print_trace_rows<StatusPerPair>("sweep/7_spread_status/status_per_pair", options, device) &&
-                  print_trace_rows<PrefetchNextTile>("8_prefetch_next_tile/inclusive", options, device);
+                  print_trace_rows<PrefetchNextTile>("8_prefetch_next_tile/inclusive", options, device) &&
+                  print_trace_rows<TicketsAhead<PrefetchNextTile>>("sweep/8_prefetch_next_tile/tiles_by_ticket", options, device) &&
+                  print_trace_rows<PrefixWarpOf<PrefetchNextTile>>("sweep/prefix_warp", options, device) &&
+                  print_trace_rows<PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>>>("sweep/prefix_warp/packed_status", options, device);
   std::printf("* x copy of the traced kernel, whose clock reads cost a little; the timed table above is the speed\n");
   return ok;
 }

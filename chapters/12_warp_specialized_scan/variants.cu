@@ -2,8 +2,8 @@
 //   1_persistent_grid ... 8_prefetch_next_tile  the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
-//   diagnostic/...                         step 6 without the look-back (tile-local), dealt
-//                                          round-robin or by ticket, and the tiles copied
+//   diagnostic/...                         step 6 or 8 without the look-back (tile-local),
+//                                          dealt round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
 //                                          copy): what the data path can do
 //   sweep/...                              int32 sums only: step 6, 7 or 8 with one knob changed
@@ -11,7 +11,8 @@
 //                                          sleep between looks, look-back warps, status words
 //                                          packed or spread, runs of tiles, a status word per
 //                                          run, stores in flight, thread loads, tiles by
-//                                          ticket, tiles prefetched ahead)
+//                                          ticket, tiles prefetched ahead, a prefix warp
+//                                          for the whole grid)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -93,6 +94,15 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/8_prefetch_next_tile/2_tiles_ahead", warp_specialized_scan<T, Op, false, PrefetchAhead<2, SpreadStatus>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/3_lookback_warps", warp_specialized_scan<T, Op, false, PrefetchAhead<1, Spread<3>>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/status_per_pair", warp_specialized_scan<T, Op, false, PrefetchAhead<2, StatusPerPair>, device_geometry<T>>, inclusive, model},
+        {"sweep/8_prefetch_next_tile/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketsAhead<PrefetchNextTile>, device_geometry<T>>, inclusive, model},
+        {"sweep/7_spread_status/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedTilesOf<SpreadStatus>, device_geometry<T>>, inclusive, model},
+        {"sweep/prefix_warp", warp_specialized_scan<T, Op, false, PrefixWarpOf<PrefetchNextTile>, device_geometry<T>>, inclusive, model},
+        {"sweep/prefix_warp/packed_status", warp_specialized_scan<T, Op, false, PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>>, device_geometry<T>>, inclusive, model},
+        {"sweep/prefix_warp/packed_status/poll=200ns", warp_specialized_scan<T, Op, false, PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>, 8, 200>, device_geometry<T>>, inclusive, model},
+        {"sweep/prefix_warp/packed_status/tiles_by_ticket", warp_specialized_scan<T, Op, false, PrefixWarpOf<TicketedTilesOf<Design<2, true, true>>>, device_geometry<T>>, inclusive, model},
+        // (int32 sums only, to keep the build small) step 8's data path without the look-back
+        {"diagnostic/8_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBackOf<PrefetchNextTile>, device_geometry<T>>, inclusive, model, kTileItems<T>},
+        {"diagnostic/8_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketsAhead<WithoutLookBackOf<PrefetchNextTile>>, device_geometry<T>>, inclusive, model, kTileItems<T>},
     };
     variants.insert(variants.end(), sweep.begin(), sweep.end());
   }

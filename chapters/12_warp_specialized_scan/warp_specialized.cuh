@@ -35,9 +35,10 @@
 // The sweep and the diagnostics (variants.cu) change one knob of step 6, 7 or 8 each: W look-back
 // warps taking turns, status words packed or spread, runs of K tiles per block of which only the
 // first looks back, or with one status word per run, P bulk stores left reading, stages filled by
-// the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket, tiles
-// prefetched further ahead; and, for the README's ceiling, no look-back at all, or no scan at all
-// (the tiles copied through the stages, dealt round-robin, in contiguous runs, or by ticket).
+// the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket (once a stage is
+// free, or a tile ahead and prefetched), tiles prefetched further ahead, one warp that turns every
+// A into a P for the whole grid; and, for the README's ceiling, no look-back at all, or no scan at
+// all (the tiles copied through the stages, dealt round-robin, in contiguous runs, or by ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
 // (G blocks): the producer knows its tiles without a round trip to a global counter. Drawing
@@ -61,6 +62,7 @@
 // applications (reduce, then scan: reduce and rescan); no chain between tiles.
 #pragma once
 
+#include "03_hillis_steele/warp_scan.cuh"
 #include "05_block_scan/block_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/pipeline.cuh"
@@ -120,6 +122,7 @@ struct Design {
   static constexpr bool kThreadLoads = false;  // (the sweep) the producer's lanes fill a stage with cp.async, not one bulk copy
   static constexpr bool kRunStatus = false;  // (the sweep) a status word per run of K tiles, not per tile
   static constexpr int kPrefetchAhead = 0;  // (step 8: 1) with each load, the L2 is asked for the block's tile D loads ahead
+  static constexpr bool kPrefixWarp = false;  // (the sweep) block 0 has one more warp: the grid's prefix warp
   static constexpr unsigned kFullArrivals = 32;  // arrivals that complete a stage's `full` phase (+ the bytes)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
@@ -142,9 +145,10 @@ struct RunStatus : Spread<kWarps, 128, kTilesPerRun> {
   static constexpr bool kTicketedTiles = kTicketedTilesOf;
 };
 using StatusPerPair = RunStatus<2, 2>;
-// Diagnostic: step 6 with every prefix the identity, so each tile is scanned on its own and
-// no block waits for another: what this data path streams at without the look-back.
-struct WithoutLookBack : EarlyRelease {
+// Diagnostic: a design with every prefix the identity, so each tile is scanned on its own and
+// no block waits for another: what its data path streams at without the look-back.
+template <typename Base>
+struct WithoutLookBackOf : Base {
   struct LookBack {
     template <typename T, typename Op, typename Status>
     __device__ static T resolve(const Status&, std::size_t, T, Op, const sg::Watchdog&, bool, ch09::LookCounts* = nullptr) {
@@ -152,6 +156,7 @@ struct WithoutLookBack : EarlyRelease {
     }
   };
 };
+using WithoutLookBack = WithoutLookBackOf<EarlyRelease>;
 // Diagnostic: no scan at all, the tiles go through the stages and straight back out: what
 // the bulk copies and the ring stream at by themselves (a copy, checked as one).
 template <int kStoresInFlightOf = 1, bool kBulkStoresOf = true, bool kThreadLoadsOf = false, bool kChunkedTilesOf = false,
@@ -168,11 +173,13 @@ struct ThreadLoads : EarlyRelease {
   static constexpr bool kThreadLoads = true;
   static constexpr unsigned kFullArrivals = 64;  // each lane: once after its ordinary stores, once when its copies land
 };
-// The sweep and a diagnostic: step 6, and step 6 without the look-back, with their tiles drawn
-// by ticket.
-struct TicketedTiles : EarlyRelease {
+// The sweep and a diagnostic: step 6 (or another design), and step 6 without the look-back,
+// with their tiles drawn by ticket.
+template <typename Base>
+struct TicketedTilesOf : Base {
   static constexpr bool kTicketedTiles = true;
 };
+using TicketedTiles = TicketedTilesOf<EarlyRelease>;
 struct TicketedWithoutLookBack : WithoutLookBack {
   static constexpr bool kTicketedTiles = true;
 };
@@ -187,6 +194,56 @@ struct PrefetchAhead : Base {
 // (G tiles on): that tile's bytes leave DRAM a tile earlier, while the stages are still busy,
 // and its bulk load later finds them in the L2 (README: the next tile from the L2).
 using PrefetchNextTile = PrefetchAhead<1, SpreadStatus>;
+// The sweep and a diagnostic: a prefetching design with its tiles drawn by ticket, each drawn a
+// tile ahead, right after the load before it is issued, and prefetched at once: the producer
+// knows its next tile a load early, as when tiles are dealt round-robin, and slow SMs draw fewer.
+template <typename Base>
+struct TicketsAhead : Base {
+  static_assert(Base::kPrefetchAhead == 1 && Base::kTilesPerLookBack == 1, "a ticket drawn one tile ahead, for that tile's prefetch");
+  static constexpr bool kTicketedTiles = true;
+};
+
+// The sweep's prefix warp, its look-back. The grid's prefix warp (prefix_warp below) turns every tile's A into its P,
+// in tile order, so a look-back never walks: it looks at the 32 tiles before its own until the
+// nearest P among them is there, with every A after it, and combines them (chapter 09's window,
+// which never slides). It publishes nothing: the prefix warp is the only writer of P.
+template <unsigned kPollDelayNs = 0>  // between looks at a window without its P
+struct NearestPrefixLookBack {
+  template <typename T, typename Op, typename Status>
+  __device__ static T resolve(const Status& status, std::size_t tile, T, Op op, const sg::Watchdog& dog, bool,
+                              ch09::LookCounts* counts = nullptr) {
+    const int lane = ch03::lane_id();
+    const long long j = static_cast<long long>(tile) - 1 - lane;  // lane i: tile - 1 - i
+    sg::WaitBudget budget(dog);
+    if (counts != nullptr) ++counts->windows;
+    for (;;) {
+      ch09::Observed<T> seen = j >= 0 ? status.poll(static_cast<std::size_t>(j)) : ch09::Observed<T>{ch09::kInclusive, Op::template identity<T>()};
+      const unsigned inclusive = __ballot_sync(ch03::kFullWarp, seen.status == ch09::kInclusive);
+      const unsigned invalid = __ballot_sync(ch03::kFullWarp, seen.status == ch09::kInvalid);
+      const unsigned needed = (inclusive & -inclusive) * 2u - 1u;  // lanes 0 .. the nearest P (none: 0)
+      if (inclusive != 0 && (invalid & needed) == 0)
+        return ch09::combine_window_in_tile_order((needed >> lane) & 1u ? seen.value : Op::template identity<T>(), op);
+      if (counts != nullptr) ++counts->repolls;
+      const unsigned long long waiting = inclusive != 0 ? tile - __ffs(invalid & needed) : tile - 32;
+      if (__shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(tile, waiting), 0)) return Op::template identity<T>();  // gave up: the launch is reported failed
+      if constexpr (kPollDelayNs > 0) __nanosleep(kPollDelayNs);
+    }
+  }
+};
+// The sweep: a design (step 8) whose block 0 has one more warp, the grid's prefix warp, which
+// walks all the tiles' status words in order, 32 x kSlabs at a time, and turns each A into a P
+// with a running total kept in a register: the P front moves forward by whatever was reduced
+// during a round trip, not by one window per round trip. The look-back warps only wait for a P
+// among the 32 tiles before theirs. It is slower than step 8: one warp cannot keep up with the
+// grid (README: one warp for the whole grid's prefixes).
+template <typename Base, int kSlabs = 8, unsigned kPollDelayNs = 0>
+struct PrefixWarpOf : Base {
+  static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kTilesPerLookBack == 1, "a look-back warp per tile waits for the prefix warp's P");
+  static constexpr bool kPrefixWarp = true;
+  static constexpr int kPrefixSlabs = kSlabs;
+  static constexpr int kBlockThreads = Base::kBlockThreads + 32;  // the compute warps, the producer, the look-back warps, then the prefix warp
+  using LookBack = NearestPrefixLookBack<kPollDelayNs>;
+};
 template <typename D>  // the same design with its waits timed (main.cu --trace)
 struct Traced : D {
   static constexpr bool kTrace = true;
@@ -216,6 +273,7 @@ struct Trace {
   unsigned long long load_wait_ns;     // ... of it waiting for a tile to land
   unsigned long long prefix_wait_ns;   // ... of it waiting for a tile's prefix
   unsigned long long waited_loads, waited_load_latency_ns;  // loads the compute warps waited for: issue to landing
+  unsigned long long prefix_rounds, prefix_tiles;  // (the sweep's prefix warp) its looks, and the tiles it turned from A into P
 };
 
 // Where the array sits in the virtual, aligned tiles (computed by the launcher).
@@ -354,11 +412,15 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
     tile = blockIdx.x * per_block;
     chunk_end = tile + per_block < layout.tiles ? tile + per_block : layout.tiles;
   }
+  // (tickets drawn a tile ahead) the tile this producer loads next
+  constexpr bool kTicketAhead = Design::kTicketedTiles && Design::kPrefetchAhead > 0;
+  unsigned long long drawn_ahead = kTicketAhead ? __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0) : 0;
   for (RingPosition at;; at.advance(stage_count), tile = Design::kChunkedTiles ? tile + 1 : next_tile(tile)) {
     if (Design::kChunkedTiles && tile >= chunk_end) tile = layout.tiles;
     const int s = at.stage;
     if (at.round > 0) wait_phase(&control.empty[s], at.parity ^ 1u, dog, tile);  // the previous round's store has read it
-    if constexpr (Design::kTicketedTiles)  // a ticket per run of K tiles (K = 1: per tile)
+    if constexpr (kTicketAhead) tile = drawn_ahead;
+    else if constexpr (Design::kTicketedTiles)  // a ticket per run of K tiles (K = 1: per tile)
       if (tile % K == 0) tile = K * __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
     if (tile >= layout.tiles) {
       // the array ended inside this block's run: draw the one ticket past the end that every
@@ -396,7 +458,9 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
       if (bytes > 0) bulk_load(stage + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &control.full[s]);
       if constexpr (Design::kPrefetchAhead > 0) {
         unsigned long long ahead = tile;
-        for (int i = 0; i < Design::kPrefetchAhead; ++i) ahead = next_tile(ahead);
+        if constexpr (kTicketAhead) ahead = drawn_ahead = ticket.draw();
+        else
+          for (int i = 0; i < Design::kPrefetchAhead; ++i) ahead = next_tile(ahead);
         if (ahead < layout.tiles) {
           const TileSpan later = tile_span<T>(layout, ahead);
           const unsigned later_bytes = static_cast<unsigned>((later.core_hi - later.core_lo) * sizeof(T));
@@ -406,6 +470,7 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
     } else {
       arrive(&control.full[s]);
     }
+    if constexpr (kTicketAhead) drawn_ahead = __shfl_sync(ch03::kFullWarp, drawn_ahead, 0);
   }
 }
 
@@ -517,6 +582,65 @@ __device__ void look_back_runs(const StatusOf<T, Design>& status, int stage_coun
     for (int i = 0; i < Design::kLookBackWarps * K; ++i) run_at.advance(stage_count);
   }
   if (Design::kTrace) add_lookback_trace(trace, lookbacks, counts, busy_ns);
+}
+
+// ---- the grid's prefix warp (the sweep) -----------------------------------------------------------
+// One warp for the whole grid (block 0's last), which turns every tile's A into its P in tile
+// order. It keeps the combination of all tiles before `next` in a register and reads the status
+// words of tiles [next, next + 32 x kSlabs) in one round trip (slab k, lane i: tile next + 32k + i,
+// all loads in flight at once). The tiles from `next` up to the first one still in X have their
+// aggregates: a warp scan per slab, each in front of the running total, gives their P's, which
+// it publishes; then it reads again from the first tile in X. A look-back walks back one window
+// per round trip, 32 tiles; this warp moves the P front forward by every tile reduced during
+// its round trip, up to 32 x kSlabs (README: one warp for the whole grid's prefixes). Tile 0's P is the
+// compute warps' (its aggregate); every other P is this warp's.
+template <typename T, typename Op, typename Design>
+__device__ void prefix_warp(const StatusOf<T, Design>& status, unsigned long long tiles, Trace* trace, const sg::Watchdog& dog) {
+  constexpr int kSlabs = Design::kPrefixSlabs;
+  const Op op{};
+  const int lane = ch03::lane_id();
+  T running = Op::template identity<T>();  // the tiles before `next`, combined
+  unsigned long long next = 0, rounds = 0;
+  sg::WaitBudget budget(dog);
+  while (next < tiles) {
+    ch09::Observed<T> seen[kSlabs];
+    // every load first and unconditionally (the last tile stands in for those past the end), so
+    // that all of them are in flight at once: a load behind a branch waits for the one before
+#pragma unroll
+    for (int k = 0; k < kSlabs; ++k) seen[k] = status.poll(next + 32ull * k + lane < tiles ? next + 32ull * k + lane : tiles - 1);
+#pragma unroll
+    for (int k = 0; k < kSlabs; ++k)
+      if (next + 32ull * k + lane >= tiles) seen[k].status = ch09::kInvalid;
+    ++rounds;
+    // how many tiles from `next` on have their aggregate: whole slabs, then the first slab's
+    // lanes before its first X
+    int ready = 0;
+#pragma unroll
+    for (int k = 0; k < kSlabs; ++k) {
+      const unsigned have = __ballot_sync(ch03::kFullWarp, seen[k].status != ch09::kInvalid);
+      if (ready < 32 * k) continue;  // (warp-uniform) an earlier slab had a hole
+      ready += have == ch03::kFullWarp ? 32 : __ffs(~have) - 1;
+    }
+    if (ready == 0) {
+      if (__shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(next, next), 0)) break;  // gave up: the launch is reported failed
+      continue;
+    }
+#pragma unroll
+    for (int k = 0; k < kSlabs; ++k) {
+      if (32 * k >= ready) break;  // (warp-uniform)
+      const bool mine = 32 * k + lane < ready;
+      const T inclusive = op(running, ch03::warp_inclusive_scan(mine ? seen[k].value : Op::template identity<T>(), op));
+      const unsigned long long j = next + 32ull * k + lane;
+      if (mine && j > 0) status.publish(j, ch09::kInclusive, inclusive);
+      running = ch03::warp_broadcast_last(inclusive);  // the identity after the last ready lane changes nothing
+    }
+    next += static_cast<unsigned long long>(ready);
+    budget = sg::WaitBudget(dog);  // progress: a new wait starts
+  }
+  if (Design::kTrace && lane == 0) {
+    atomicAdd(&trace->prefix_rounds, rounds);
+    atomicAdd(&trace->prefix_tiles, next);
+  }
 }
 
 // ---- the compute warps: storing a scanned stage -----------------------------------------------
@@ -766,7 +890,10 @@ __global__ void __launch_bounds__(Design::kBlockThreads, 2)
   if (warp < kComputeWarps) compute<T, Op, kExclusive, Design>(out, layout, stages, stage_count, lag, control, status, trace, dog);
   else if (warp == kComputeWarps) produce<T, Op, Design>(in, layout, stages, stage_count, control, ticket, dog);
   else if constexpr (Design::kRunStatus) look_back_runs<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, trace, dog);
-  else if (Design::kLookBackWarp) look_back_warp<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, trace, dog);
+  else if (Design::kPrefixWarp && warp > kComputeWarps + Design::kLookBackWarps) {
+    if constexpr (Design::kPrefixWarp)
+      if (blockIdx.x == 0) prefix_warp<T, Op, Design>(status, layout.tiles, trace, dog);  // the other blocks' prefix warps have nothing to do
+  } else if (Design::kLookBackWarp) look_back_warp<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, trace, dog);
 #else
   (void)in, (void)out, (void)layout, (void)stage_count, (void)lag, (void)status, (void)ticket, (void)trace, (void)dog;
 #endif
