@@ -173,16 +173,14 @@ struct ThreadLoads : EarlyRelease {
   static constexpr bool kThreadLoads = true;
   static constexpr unsigned kFullArrivals = 64;  // each lane: once after its ordinary stores, once when its copies land
 };
-// The sweep and a diagnostic: step 6 (or another design), and step 6 without the look-back,
-// with their tiles drawn by ticket.
+// The sweep and a diagnostic: a design (step 6 or 7, or step 6 without the look-back) with its
+// tiles drawn by ticket, once a stage is free.
 template <typename Base>
 struct TicketedTilesOf : Base {
   static constexpr bool kTicketedTiles = true;
 };
 using TicketedTiles = TicketedTilesOf<EarlyRelease>;
-struct TicketedWithoutLookBack : WithoutLookBack {
-  static constexpr bool kTicketedTiles = true;
-};
+using TicketedWithoutLookBack = TicketedTilesOf<WithoutLookBack>;
 // Step 8 and the sweep: a design whose producer, with each load, asks the L2 for the tile it will
 // load kAhead tiles later (chapter 09's bulk prefetch: no shared memory, no registers).
 template <int kAhead, typename Base>
@@ -203,10 +201,11 @@ struct TicketsAhead : Base {
   static constexpr bool kTicketedTiles = true;
 };
 
-// The sweep's prefix warp, its look-back. The grid's prefix warp (prefix_warp below) turns every tile's A into its P,
-// in tile order, so a look-back never walks: it looks at the 32 tiles before its own until the
-// nearest P among them is there, with every A after it, and combines them (chapter 09's window,
-// which never slides). It publishes nothing: the prefix warp is the only writer of P.
+// The look-back of the sweep's prefix warp. The grid's prefix warp (prefix_warp below) turns every
+// tile's A into its P, in tile order, so a look-back never walks: it looks at the 32 tiles before
+// its own until the nearest P among them is there, with every A after it, and combines them
+// (chapter 09's window, which never slides). It publishes nothing: the prefix warp is the only
+// writer of P.
 template <unsigned kPollDelayNs = 0>  // between looks at a window without its P
 struct NearestPrefixLookBack {
   template <typename T, typename Op, typename Status>
@@ -592,8 +591,8 @@ __device__ void look_back_runs(const StatusOf<T, Design>& status, int stage_coun
 // aggregates: a warp scan per slab, each in front of the running total, gives their P's, which
 // it publishes; then it reads again from the first tile in X. A look-back walks back one window
 // per round trip, 32 tiles; this warp moves the P front forward by every tile reduced during
-// its round trip, up to 32 x kSlabs (README: one warp for the whole grid's prefixes). Tile 0's P is the
-// compute warps' (its aggregate); every other P is this warp's.
+// its round trip, up to 32 x kSlabs (README: one warp for the whole grid's prefixes). Tile 0's P
+// is the compute warps' (its aggregate); every other P is this warp's.
 template <typename T, typename Op, typename Design>
 __device__ void prefix_warp(const StatusOf<T, Design>& status, unsigned long long tiles, Trace* trace, const sg::Watchdog& dog) {
   constexpr int kSlabs = Design::kPrefixSlabs;
