@@ -80,15 +80,20 @@ struct SingleThreadLookBack {
 // Its value is the combination of those lanes in *tile* order, i.e. from the highest lane
 // down to lane 0: a scan "downwards" with shuffles, where each lane puts the value from the
 // lane above it (an earlier tile) in front of its own.
+// Lane i ends with lanes 31..i combined: the window's tiles up to its own, in tile order.
 template <typename T, typename Op>
-__device__ __forceinline__ T combine_window_in_tile_order(T value, Op op) {
+__device__ __forceinline__ T scan_window_in_tile_order(T value, Op op) {
   const int lane = ch03::lane_id();
 #pragma unroll
   for (int offset = 1; offset < ch03::kWarpSize; offset *= 2) {
     const T earlier = __shfl_down_sync(ch03::kFullWarp, value, offset);
     if (lane + offset < ch03::kWarpSize) value = op(earlier, value);
   }
-  return __shfl_sync(ch03::kFullWarp, value, 0);  // lane 0: lanes 31..0, i.e. tiles base-31..base
+  return value;
+}
+template <typename T, typename Op>
+__device__ __forceinline__ T combine_window_in_tile_order(T value, Op op) {
+  return __shfl_sync(ch03::kFullWarp, scan_window_in_tile_order(value, op), 0);  // lane 0: lanes 31..0, i.e. tiles base-31..base
 }
 
 // What a look-back did (chapter 12's --trace).
@@ -106,8 +111,13 @@ struct LookCounts {
 // kTilesPerLane: the window is W = kTilesPerLane slabs of 32 tiles: lane i watches tiles
 // base - 32k - i, k = 0 .. W-1, one coalesced load per slab, all W issued before any is used:
 // one round trip to the L2 walks back 32 W tiles (chapter 12, whose look-backs are deep).
-template <unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0, int kTilesPerLane = 1>
+// kPublishWindows (chapter 12): the look-back also publishes the P of every tile it passed
+// over in its nearest kPublishWindows windows: it combined their aggregates anyway, and a
+// look-back that meets them later stops there instead of walking on (W = 1). Measured slower
+// (chapter 12's README): the extra stores go to the lines every look-back is polling.
+template <unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0, int kTilesPerLane = 1, int kPublishWindows = 0>
 struct WarpLookBack {
+  static_assert(kPublishWindows == 0 || kTilesPerLane == 1, "publishing the tiles passed over: windows of one slab");
   static constexpr unsigned kSleepFromBlocks = 512;
   static constexpr int kWindow = ch03::kWarpSize * kTilesPerLane;
 
@@ -141,7 +151,15 @@ struct WarpLookBack {
     if (kInitialDelayNs > 0 && sleep) __nanosleep(kInitialDelayNs);
     T prefix = Op::template identity<T>();
     sg::WaitBudget budget(dog);
-    for (long long base = static_cast<long long>(tile) - 1;; base -= kWindow) {
+    // (kPublishWindows) window m's lanes scanned in tile order, which of them were in A, and
+    // the windows beyond those kept, combined
+    constexpr int kKept = kPublishWindows > 0 ? kPublishWindows : 1;
+    T passed[kKept];
+    unsigned passed_aggregates[kKept];
+    T beyond_kept = Op::template identity<T>();
+    int windows = 0;
+    bool gave_up = false;
+    for (long long base = static_cast<long long>(tile) - 1;; base -= kWindow, ++windows) {
       // slab k, lane i: tile base - 32k - i; before tile 0, an inclusive identity. The loads
       // come first and unconditionally (tile 0 stands in for a tile before it), so that all W
       // are in flight at once.
@@ -175,7 +193,6 @@ struct WarpLookBack {
       };
       look();
       if (counts != nullptr) ++counts->windows;
-      bool gave_up = false;
       for (long long waiting = first_waiting(); waiting >= 0; waiting = first_waiting()) {
         gave_up = __shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(tile, static_cast<unsigned long long>(waiting)), 0);
         if (gave_up) break;  // the launch is reported failed; finish quickly
@@ -190,10 +207,27 @@ struct WarpLookBack {
       for (int k = W - 1; k >= 0; --k) {
         if (k > first_p) continue;  // (warp-uniform) beyond the nearest P
         const T mine = (needed(k) >> lane) & 1u ? seen[k].value : Op::template identity<T>();
-        window = op(window, combine_window_in_tile_order(mine, op));
+        const T scanned = scan_window_in_tile_order(mine, op);
+        window = op(window, __shfl_sync(ch03::kFullWarp, scanned, 0));  // lane 0: the whole slab
+        if constexpr (kPublishWindows > 0) {
+#pragma unroll
+          for (int m = 0; m < kKept; ++m)  // (indices known at compile time: registers)
+            if (m == windows) passed[m] = scanned, passed_aggregates[m] = needed(0) & ~inclusive[0];
+        }
       }
+      if (kPublishWindows > 0 && windows >= kKept) beyond_kept = op(window, beyond_kept);
       prefix = op(window, prefix);  // this window precedes what we had
       if (first_p < W || gave_up) break;
+    }
+    if constexpr (kPublishWindows > 0) {
+      // from the farthest kept window to the nearest: what came before it, then its lanes
+      T before = beyond_kept;
+#pragma unroll
+      for (int m = kKept - 1; m >= 0; --m) {
+        if (m > windows || gave_up) continue;  // (warp-uniform) not walked
+        if ((passed_aggregates[m] >> lane) & 1u) status.publish(tile - 1 - kWindow * m - lane, kInclusive, op(before, passed[m]));
+        before = op(before, __shfl_sync(ch03::kFullWarp, passed[m], 0));
+      }
     }
     if (lane == 0) status.publish(tile, kInclusive, op(prefix, tile_total));
     return prefix;

@@ -1,6 +1,7 @@
 // Chapter 12 - where the time goes (main.cu --trace): steps 5 to 8, and the sweep's tile pairs,
 // two look-back warps with packed status words, one with spread words, tiles by ticket (step 6;
-// step 8's, drawn a tile ahead), a status word per pair of tiles, and the grid's prefix warp
+// step 8's, drawn a tile ahead), a status word per pair of tiles, look-backs that publish the
+// P's of the tiles they passed (spread and packed status words), and the grid's prefix warp
 // (spread and packed status words), int32 sums, with their warps timing their waits
 // (Traced<Design> in warp_specialized.cuh). Per design and size, one row:
 //
@@ -103,6 +104,8 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<StatusPerPair>("sweep/7_spread_status/status_per_pair", options, device) &&
                   print_trace_rows<PrefetchNextTile>("8_prefetch_next_tile/inclusive", options, device) &&
                   print_trace_rows<TicketsAhead<PrefetchNextTile>>("sweep/8_prefetch_next_tile/tiles_by_ticket", options, device) &&
+                  print_trace_rows<PublishPassedTiles<4, PrefetchNextTile>>("sweep/8_prefetch_next_tile/publish_passed_tiles", options, device) &&
+                  print_trace_rows<PublishPassedTiles<4, PrefetchAhead<1, Design<2, true, true>>>>("sweep/8_prefetch_next_tile/publish_passed_tiles/packed_status", options, device) &&
                   print_trace_rows<PrefixWarpOf<PrefetchNextTile>>("sweep/prefix_warp", options, device) &&
                   print_trace_rows<PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>>>("sweep/prefix_warp/packed_status", options, device);
   std::printf("* x copy of the traced kernel, whose clock reads cost a little; the timed table above is the speed\n");

@@ -37,7 +37,8 @@
 // first looks back, or with one status word per run, P bulk stores left reading, stages filled by
 // the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket (once a stage is
 // free, or a tile ahead and prefetched), tiles prefetched further ahead, one warp that turns every
-// A into a P for the whole grid; and, for the README's ceiling, no look-back at all, or no scan at
+// A into a P for the whole grid, look-backs that publish the P of every tile they passed over,
+// wider looks for the first tiles; and, for the README's ceiling, no look-back at all, or no scan at
 // all (the tiles copied through the stages, dealt round-robin, in contiguous runs, or by ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
@@ -199,6 +200,32 @@ template <typename Base>
 struct TicketsAhead : Base {
   static_assert(Base::kPrefetchAhead == 1 && Base::kTilesPerLookBack == 1, "a ticket drawn one tile ahead, for that tile's prefetch");
   static constexpr bool kTicketedTiles = true;
+};
+
+// The sweep: a design whose look-back warps also publish the P of every tile they passed over in
+// their nearest kWindows windows (chapter 09's WarpLookBack, kPublishWindows): a look-back that
+// walked back 3 windows leaves up to 96 P's behind it, so the look-backs after it find a P in
+// their first window instead of walking as far themselves.
+template <int kWindows, typename Base>
+struct PublishPassedTiles : Base {
+  static_assert(Base::kLookBackWarp && Base::kLookBackTilesPerLane == 1, "look-back warps with windows of 32 tiles");
+  using LookBack = ch09::WarpLookBack<0, Base::kPollDelayNs, 1, kWindows>;
+};
+
+// The sweep: a design whose first kFirstTiles tiles look back kSlabs x 32 tiles per look (chapter
+// 09's kTilesPerLane), the others as the design does. At the start no tile has a P but tile 0,
+// so the first round of tiles walks back up to G / 32 windows, one L2 round trip each: a
+// candidate for the fixed cost of a launch (README: what is left).
+template <int kFirstTiles, int kSlabs, typename Base>
+struct WideFirstLooks : Base {
+  struct LookBack {
+    template <typename T, typename Op, typename Status>
+    __device__ static T resolve(const Status& status, std::size_t tile, T total, Op op, const sg::Watchdog& dog, bool sleep,
+                                ch09::LookCounts* counts = nullptr) {
+      if (tile < kFirstTiles) return ch09::WarpLookBack<0, Base::kPollDelayNs, kSlabs>::resolve(status, tile, total, op, dog, sleep, counts);
+      return Base::LookBack::resolve(status, tile, total, op, dog, sleep, counts);
+    }
+  };
 };
 
 // The look-back of the sweep's prefix warp. The grid's prefix warp (prefix_warp below) turns every
