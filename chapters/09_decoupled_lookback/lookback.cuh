@@ -79,8 +79,8 @@ struct SingleThreadLookBack {
 // lane showing P (or all 32, if none does) has left X; the lanes beyond that P don't matter.
 // Its value is the combination of those lanes in *tile* order, i.e. from the highest lane
 // down to lane 0: a scan "downwards" with shuffles, where each lane puts the value from the
-// lane above it (an earlier tile) in front of its own.
-// Lane i ends with lanes 31..i combined: the window's tiles up to its own, in tile order.
+// lane above it (an earlier tile) in front of its own: lane i ends with lanes 31..i combined,
+// the window's tiles up to its own (chapter 12 publishes those), and lane 0 with all of them.
 template <typename T, typename Op>
 __device__ __forceinline__ T scan_window_in_tile_order(T value, Op op) {
   const int lane = ch03::lane_id();
@@ -91,6 +91,7 @@ __device__ __forceinline__ T scan_window_in_tile_order(T value, Op op) {
   }
   return value;
 }
+// The whole window, in every lane.
 template <typename T, typename Op>
 __device__ __forceinline__ T combine_window_in_tile_order(T value, Op op) {
   return __shfl_sync(ch03::kFullWarp, scan_window_in_tile_order(value, op), 0);  // lane 0: lanes 31..0, i.e. tiles base-31..base
@@ -212,7 +213,7 @@ struct WarpLookBack {
         if constexpr (kPublishWindows > 0) {
 #pragma unroll
           for (int m = 0; m < kKept; ++m)  // (indices known at compile time: registers)
-            if (m == windows) passed[m] = scanned, passed_aggregates[m] = needed(0) & ~inclusive[0];
+            if (m == windows) passed[m] = scanned, passed_aggregates[m] = needed(k) & ~inclusive[k];
         }
       }
       if (kPublishWindows > 0 && windows >= kKept) beyond_kept = op(window, beyond_kept);

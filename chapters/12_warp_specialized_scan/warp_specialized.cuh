@@ -204,8 +204,9 @@ struct TicketsAhead : Base {
 
 // The sweep: a design whose look-back warps also publish the P of every tile they passed over in
 // their nearest kWindows windows (chapter 09's WarpLookBack, kPublishWindows): a look-back that
-// walked back 3 windows leaves up to 96 P's behind it, so the look-backs after it find a P in
-// their first window instead of walking as far themselves.
+// walked back 3 windows leaves up to 96 P's behind it, so the look-backs after it find a P
+// sooner. It is much slower than step 8: they walk a little less, but the extra stores go to the
+// lines every look-back polls, and every look takes longer (README: look-backs that publish).
 template <int kWindows, typename Base>
 struct PublishPassedTiles : Base {
   static_assert(Base::kLookBackWarp && Base::kLookBackTilesPerLane == 1, "look-back warps with windows of 32 tiles");
@@ -215,7 +216,8 @@ struct PublishPassedTiles : Base {
 // The sweep: a design whose first kFirstTiles tiles look back kSlabs x 32 tiles per look (chapter
 // 09's kTilesPerLane), the others as the design does. At the start no tile has a P but tile 0,
 // so the first round of tiles walks back up to G / 32 windows, one L2 round trip each: a
-// candidate for the fixed cost of a launch (README: what is left).
+// candidate for the fixed cost of a launch. It is not that cost: a look of 256 status words
+// costs more than the windows it saves, about 3 us per launch (README: look-backs that publish).
 template <int kFirstTiles, int kSlabs, typename Base>
 struct WideFirstLooks : Base {
   struct LookBack {
