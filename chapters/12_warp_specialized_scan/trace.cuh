@@ -2,7 +2,8 @@
 // two look-back warps with packed status words, one with spread words, tiles by ticket (step 6;
 // step 8's, drawn a tile ahead), a status word per pair of tiles, look-backs that publish the
 // P's of the tiles they passed (spread and packed status words), and the grid's prefix warp
-// (spread and packed status words), int32 sums, with their warps timing their waits
+// (spread and packed status words; 16 slabs a round; a run of 8 tiles per lane), int32 sums,
+// with their warps timing their waits
 // (Traced<Design> in warp_specialized.cuh). Per design and size, one row:
 //
 //   windows        windows of status words the look-back read per look-back (1 + slides
@@ -16,6 +17,9 @@
 //   load latency   issue to landing of the loads the compute warps had to wait for
 //   waits          the compute warps' time waiting for tiles to land, and for prefixes
 //   prefix warp    (its rows only) the tiles it turned into P's per round trip, and its rounds
+//   timeline       the last launch, per block, in us from the first block's start: its start,
+//                  its first tile landed, its last aggregate published, its end (first, median
+//                  and last block of each), and the launch's median time from CUDA events
 //
 // The README's Little's-law section is built from these rows on both GPUs. Timing changes
 // what it times a little (a clock read around every wait); the rows are for proportions, the
@@ -29,11 +33,35 @@
 #include "common/flags.hpp"
 #include "common/timer.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace ch12 {
+
+// The last launch's timeline: per block, its start, its first tile landed, its last aggregate
+// published and its end, in microseconds from the first block's start; the first, median and last
+// block of each. Where a launch's fixed cost goes: starting, filling the ring, draining it.
+inline void print_timeline(const Trace& trace, int blocks, double timed_ms) {
+  blocks = std::min(blocks, Trace::kTimelineBlocks);
+  if (blocks <= 0) return;
+  const unsigned long long origin = *std::min_element(trace.started_ns, trace.started_ns + blocks);
+  auto spread = [&](const unsigned long long* ns) {
+    std::vector<double> us(ns, ns + blocks);
+    for (double& t : us) t = (t - static_cast<double>(origin)) * 1e-3;
+    std::sort(us.begin(), us.end());
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f / %.1f / %.1f", us.front(), us[us.size() / 2], us.back());
+    return std::string(text);
+  };
+  std::printf("%12s timeline, us (first / median / last block): start %s, first tile landed %s, last aggregate %s, end %s; "
+              "the launch timed %.1f\n",
+              "", spread(trace.started_ns).c_str(), spread(trace.first_landed_ns).c_str(), spread(trace.last_reduced_ns).c_str(),
+              spread(trace.ended_ns).c_str(), timed_ms * 1e3);
+}
 
 // One row per size for one design D, run with its clocks on.
 template <typename D>
@@ -82,6 +110,7 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
                 ratio(sum.lookback_repolls, sum.lookbacks), ratio(sum.lookback_ns, looks), lookback_ns, block_ns,
                 block_ns > 0 ? 100.0 * lookback_ns / (block_ns * D::kLookBackWarps) : 0.0, ratio(sum.waited_load_latency_ns, sum.waited_loads),
                 100.0 * sum.waited_loads / (kRuns * tiles), 100.0 * sum.load_wait_ns / compute, 100.0 * sum.prefix_wait_ns / compute);
+    print_timeline(sum, geometry.blocks_per_sm * device.sm_count, time.median_ms);
     if (D::kPrefixWarp)
       std::printf("%12s the prefix warp: %.0f tiles per round trip (%llu rounds per launch)\n", "", ratio(sum.prefix_tiles, sum.prefix_rounds),
                   sum.prefix_rounds / kRuns);
@@ -107,7 +136,9 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<PublishPassedTiles<4, PrefetchNextTile>>("sweep/8_prefetch_next_tile/publish_passed_tiles", options, device) &&
                   print_trace_rows<PublishPassedTiles<4, PrefetchAhead<1, Design<2, true, true>>>>("sweep/8_prefetch_next_tile/publish_passed_tiles/packed_status", options, device) &&
                   print_trace_rows<PrefixWarpOf<PrefetchNextTile>>("sweep/prefix_warp", options, device) &&
-                  print_trace_rows<PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>>>("sweep/prefix_warp/packed_status", options, device);
+                  print_trace_rows<PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>>>("sweep/prefix_warp/packed_status", options, device) &&
+                  print_trace_rows<PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>, 16>>("sweep/prefix_warp/packed_status/16_slabs", options, device) &&
+                  print_trace_rows<PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>, 8, 0, true>>("sweep/prefix_warp/packed_status/8_tiles_per_lane", options, device);
   std::printf("* x copy of the traced kernel, whose clock reads cost a little; the timed table above is the speed\n");
   return ok;
 }

@@ -12,7 +12,7 @@
 //                                          packed or spread, runs of tiles, a status word per
 //                                          run, stores in flight, thread loads, tiles by
 //                                          ticket, tiles prefetched ahead, a prefix warp
-//                                          for the whole grid, look-backs that publish the
+//                                          for the whole grid (slabs, or a run of tiles per lane), look-backs that publish the
 //                                          P's of the tiles they passed, wide first looks)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
@@ -100,6 +100,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/prefix_warp", warp_specialized_scan<T, Op, false, PrefixWarpOf<PrefetchNextTile>, device_geometry<T>>, inclusive, model},
         {"sweep/prefix_warp/packed_status", warp_specialized_scan<T, Op, false, PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>>, device_geometry<T>>, inclusive, model},
         {"sweep/prefix_warp/packed_status/poll=200ns", warp_specialized_scan<T, Op, false, PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>, 8, 200>, device_geometry<T>>, inclusive, model},
+        {"sweep/prefix_warp/packed_status/16_slabs", warp_specialized_scan<T, Op, false, PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>, 16>, device_geometry<T>>, inclusive, model},
+        {"sweep/prefix_warp/packed_status/8_tiles_per_lane", warp_specialized_scan<T, Op, false, PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>, 8, 0, true>, device_geometry<T>>, inclusive, model},
         {"sweep/prefix_warp/packed_status/tiles_by_ticket", warp_specialized_scan<T, Op, false, PrefixWarpOf<TicketedTilesOf<Design<2, true, true>>>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/6_stages/lag=4", warp_specialized_scan<T, Op, false, PrefetchNextTile, ring<2, 6, 4>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/first_512_tiles_look_256", warp_specialized_scan<T, Op, false, WideFirstLooks<512, 8, PrefetchNextTile>, device_geometry<T>>, inclusive, model},

@@ -124,6 +124,7 @@ struct Design {
   static constexpr bool kRunStatus = false;  // (the sweep) a status word per run of K tiles, not per tile
   static constexpr int kPrefetchAhead = 0;  // (step 8: 1) with each load, the L2 is asked for the block's tile D loads ahead
   static constexpr bool kPrefixWarp = false;  // (the sweep) block 0 has one more warp: the grid's prefix warp
+  static constexpr bool kPrefixLaneRuns = false;  // (the sweep) ... which reads a run of tiles per lane
   static constexpr unsigned kFullArrivals = 32;  // arrivals that complete a stage's `full` phase (+ the bytes)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
@@ -262,13 +263,16 @@ struct NearestPrefixLookBack {
 // walks all the tiles' status words in order, 32 x kSlabs at a time, and turns each A into a P
 // with a running total kept in a register: the P front moves forward by whatever was reduced
 // during a round trip, not by one window per round trip. The look-back warps only wait for a P
-// among the 32 tiles before theirs. It is slower than step 8: one warp cannot keep up with the
-// grid (README: one warp for the whole grid's prefixes).
-template <typename Base, int kSlabs = 8, unsigned kPollDelayNs = 0>
+// among the 32 tiles before theirs. It is slower than step 8 on the H200. With slabs, one warp
+// cannot keep up with the grid (README: one warp for the whole grid's prefixes); with a run of
+// tiles per lane (kLaneRunsOf) it keeps up, and is no faster: a P exists only once every tile
+// before it is reduced, whoever computes it (README: a prefix warp that keeps up).
+template <typename Base, int kSlabs = 8, unsigned kPollDelayNs = 0, bool kLaneRunsOf = false>
 struct PrefixWarpOf : Base {
   static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kTilesPerLookBack == 1, "a look-back warp per tile waits for the prefix warp's P");
   static constexpr bool kPrefixWarp = true;
-  static constexpr int kPrefixSlabs = kSlabs;
+  static constexpr int kPrefixSlabs = kSlabs;  // slabs of 32 tiles per round; with lane runs, tiles per lane
+  static constexpr bool kPrefixLaneRuns = kLaneRunsOf;  // lane i reads tiles next + K i ... : one warp scan per round
   static constexpr int kBlockThreads = Base::kBlockThreads + 32;  // the compute warps, the producer, the look-back warps, then the prefix warp
   using LookBack = NearestPrefixLookBack<kPollDelayNs>;
 };
@@ -302,6 +306,10 @@ struct Trace {
   unsigned long long prefix_wait_ns;   // ... of it waiting for a tile's prefix
   unsigned long long waited_loads, waited_load_latency_ns;  // loads the compute warps waited for: issue to landing
   unsigned long long prefix_rounds, prefix_tiles;  // (the sweep's prefix warp) its looks, and the tiles it turned from A into P
+  // the timeline of the last traced launch, per block (global timer, ns): entry, the first tile
+  // landed, the last aggregate published, the last store drained
+  static constexpr int kTimelineBlocks = 1024;
+  unsigned long long started_ns[kTimelineBlocks], first_landed_ns[kTimelineBlocks], last_reduced_ns[kTimelineBlocks], ended_ns[kTimelineBlocks];
 };
 
 // Where the array sits in the virtual, aligned tiles (computed by the launcher).
@@ -623,49 +631,103 @@ __device__ void look_back_runs(const StatusOf<T, Design>& status, int stage_coun
 // its round trip, up to 32 x kSlabs (README: one warp for the whole grid's prefixes). Tile 0's P
 // is the compute warps' (its aggregate); every other P is this warp's.
 template <typename T, typename Op, typename Design>
-__device__ void prefix_warp(const StatusOf<T, Design>& status, unsigned long long tiles, Trace* trace, const sg::Watchdog& dog) {
+__device__ __forceinline__ int publish_round_in_slabs(const StatusOf<T, Design>& status, unsigned long long tiles, unsigned long long next,
+                                                      T& running) {
   constexpr int kSlabs = Design::kPrefixSlabs;
   const Op op{};
   const int lane = ch03::lane_id();
+  ch09::Observed<T> seen[kSlabs];
+  // every load first and unconditionally (the last tile stands in for those past the end), so
+  // that all of them are in flight at once: a load behind a branch waits for the one before
+#pragma unroll
+  for (int k = 0; k < kSlabs; ++k) seen[k] = status.poll(next + 32ull * k + lane < tiles ? next + 32ull * k + lane : tiles - 1);
+#pragma unroll
+  for (int k = 0; k < kSlabs; ++k)
+    if (next + 32ull * k + lane >= tiles) seen[k].status = ch09::kInvalid;
+  // how many tiles from `next` on have their aggregate: whole slabs, then the first slab's
+  // lanes before its first X
+  int ready = 0;
+#pragma unroll
+  for (int k = 0; k < kSlabs; ++k) {
+    const unsigned have = __ballot_sync(ch03::kFullWarp, seen[k].status != ch09::kInvalid);
+    if (ready < 32 * k) continue;  // (warp-uniform) an earlier slab had a hole
+    ready += have == ch03::kFullWarp ? 32 : __ffs(~have) - 1;
+  }
+  if (ready == 0) return 0;
+#pragma unroll
+  for (int k = 0; k < kSlabs; ++k) {
+    if (32 * k >= ready) break;  // (warp-uniform)
+    const bool mine = 32 * k + lane < ready;
+    const T inclusive = op(running, ch03::warp_inclusive_scan(mine ? seen[k].value : Op::template identity<T>(), op));
+    const unsigned long long j = next + 32ull * k + lane;
+    if (mine && j > 0) status.publish(j, ch09::kInclusive, inclusive);
+    running = ch03::warp_broadcast_last(inclusive);  // the identity after the last ready lane changes nothing
+  }
+  return ready;
+}
+
+// The same round with its tiles in runs per lane (kPrefixLaneRuns): lane i reads tiles
+// next + K i to next + K i + K - 1 (all K loads in flight at once), combines its ready ones in
+// order, and one warp scan puts each lane's run behind the runs before it. The slab layout
+// above needs a warp scan per slab, each behind the one before (the running total): its round
+// grew with its slabs (8: 2.6 us, 16: 4.3 us traced on the H200), a chain of shuffles, not the
+// round trip. This round takes 1.5 us, and the warp keeps up (README: a prefix warp that keeps up).
+template <typename T, typename Op, typename Design>
+__device__ __forceinline__ int publish_round_in_lane_runs(const StatusOf<T, Design>& status, unsigned long long tiles, unsigned long long next,
+                                                          T& running) {
+  constexpr int K = Design::kPrefixSlabs;
+  const Op op{};
+  const int lane = ch03::lane_id();
+  const unsigned long long first = next + static_cast<unsigned long long>(K) * lane;
+  ch09::Observed<T> seen[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) seen[k] = status.poll(first + k < tiles ? first + k : tiles - 1);
+  int have = K;  // my tiles before my first X (or the array's end)
+#pragma unroll
+  for (int k = K - 1; k >= 0; --k)
+    if (first + k >= tiles || seen[k].status == ch09::kInvalid) have = k;
+  const unsigned short_runs = __ballot_sync(ch03::kFullWarp, have < K);
+  const int hole_lane = short_runs != 0 ? __ffs(short_runs) - 1 : 32;
+  const int hole_have = __shfl_sync(ch03::kFullWarp, have, hole_lane & 31);
+  const int ready = hole_lane == 32 ? 32 * K : hole_lane * K + hole_have;  // tiles from `next` on with an aggregate
+  if (ready == 0) return 0;
+  const int count = std::min(std::max(ready - K * lane, 0), K);  // my tiles that count
+  T run = Op::template identity<T>();
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if (k < count) run = op(run, seen[k].value);
+  const T inclusive = ch03::warp_inclusive_scan(run, op);
+  T prefix = op(running, ch03::warp_exclusive_from_inclusive(inclusive, op));
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if (k < count) {
+      prefix = op(prefix, seen[k].value);
+      if (first + k > 0) status.publish(first + k, ch09::kInclusive, prefix);
+    }
+  running = op(running, ch03::warp_broadcast_last(inclusive));  // lanes past `ready` added the identity
+  return ready;
+}
+
+// The warp: round after round, until every tile has its P; a round that found no tile ready
+// waits within the watchdog's budget.
+template <typename T, typename Op, typename Design>
+__device__ void prefix_warp(const StatusOf<T, Design>& status, unsigned long long tiles, Trace* trace, const sg::Watchdog& dog) {
   T running = Op::template identity<T>();  // the tiles before `next`, combined
   unsigned long long next = 0, rounds = 0;
   sg::WaitBudget budget(dog);
   while (next < tiles) {
-    ch09::Observed<T> seen[kSlabs];
-    // every load first and unconditionally (the last tile stands in for those past the end), so
-    // that all of them are in flight at once: a load behind a branch waits for the one before
-#pragma unroll
-    for (int k = 0; k < kSlabs; ++k) seen[k] = status.poll(next + 32ull * k + lane < tiles ? next + 32ull * k + lane : tiles - 1);
-#pragma unroll
-    for (int k = 0; k < kSlabs; ++k)
-      if (next + 32ull * k + lane >= tiles) seen[k].status = ch09::kInvalid;
+    int ready;
+    if constexpr (Design::kPrefixLaneRuns) ready = publish_round_in_lane_runs<T, Op, Design>(status, tiles, next, running);
+    else ready = publish_round_in_slabs<T, Op, Design>(status, tiles, next, running);
     ++rounds;
-    // how many tiles from `next` on have their aggregate: whole slabs, then the first slab's
-    // lanes before its first X
-    int ready = 0;
-#pragma unroll
-    for (int k = 0; k < kSlabs; ++k) {
-      const unsigned have = __ballot_sync(ch03::kFullWarp, seen[k].status != ch09::kInvalid);
-      if (ready < 32 * k) continue;  // (warp-uniform) an earlier slab had a hole
-      ready += have == ch03::kFullWarp ? 32 : __ffs(~have) - 1;
-    }
     if (ready == 0) {
-      if (__shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(next, next), 0)) break;  // gave up: the launch is reported failed
+      if (__shfl_sync(ch03::kFullWarp, ch03::lane_id() == 0 && !budget.keep_waiting(next, next), 0)) break;  // gave up: the launch is reported failed
       continue;
-    }
-#pragma unroll
-    for (int k = 0; k < kSlabs; ++k) {
-      if (32 * k >= ready) break;  // (warp-uniform)
-      const bool mine = 32 * k + lane < ready;
-      const T inclusive = op(running, ch03::warp_inclusive_scan(mine ? seen[k].value : Op::template identity<T>(), op));
-      const unsigned long long j = next + 32ull * k + lane;
-      if (mine && j > 0) status.publish(j, ch09::kInclusive, inclusive);
-      running = ch03::warp_broadcast_last(inclusive);  // the identity after the last ready lane changes nothing
     }
     next += static_cast<unsigned long long>(ready);
     budget = sg::WaitBudget(dog);  // progress: a new wait starts
   }
-  if (Design::kTrace && lane == 0) {
+  if (Design::kTrace && ch03::lane_id() == 0) {
     atomicAdd(&trace->prefix_rounds, rounds);
     atomicAdd(&trace->prefix_tiles, next);
   }
@@ -763,6 +825,7 @@ __device__ __forceinline__ void drain_stores(Stores& stores) {
 // Traced launches: thread 0 of the compute warps times its waits.
 struct ComputeClock {
   unsigned long long start = 0, load_wait_ns = 0, prefix_wait_ns = 0, waited_loads = 0, waited_load_latency_ns = 0;
+  unsigned long long first_landed_ns = 0, last_reduced_ns = 0;
 };
 
 template <typename Design, typename Wait>
@@ -783,6 +846,7 @@ __device__ __forceinline__ void wait_for_tile(Control<T>& control, int s, unsign
   }
   const bool landed = phase_complete(&control.full[s], parity);
   timed_wait<Design>(clock.load_wait_ns, [&] { wait_phase(&control.full[s], parity, dog, 0); });
+  if (clock.first_landed_ns == 0) clock.first_landed_ns = sg::global_time_ns();
   if (!landed && control.tile_of[s] != kNoTile) ++clock.waited_loads, clock.waited_load_latency_ns += sg::global_time_ns() - control.issued_ns[s];
 }
 
@@ -869,6 +933,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
           status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
         }
         control.aggregate[s] = total;
+        if constexpr (Design::kTrace) clock.last_reduced_ns = sg::global_time_ns();
         arrive(&control.reduced[s]);
         if constexpr (Design::kEarlyRelease) release_stored_stage<T, Design>(control, stores);
       }
@@ -891,6 +956,11 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
     atomicAdd(&trace->prefix_wait_ns, clock.prefix_wait_ns);
     atomicAdd(&trace->waited_loads, clock.waited_loads);
     atomicAdd(&trace->waited_load_latency_ns, clock.waited_load_latency_ns);
+    if (blockIdx.x < Trace::kTimelineBlocks) {
+      trace->first_landed_ns[blockIdx.x] = clock.first_landed_ns;
+      trace->last_reduced_ns[blockIdx.x] = clock.last_reduced_ns;
+      trace->ended_ns[blockIdx.x] = sg::global_time_ns();
+    }
   }
 }
 
@@ -904,6 +974,7 @@ __global__ void __launch_bounds__(Design::kBlockThreads, 2)
   __shared__ Control<T> control;
   extern __shared__ __align__(128) unsigned char stage_memory[];
   T* stages = reinterpret_cast<T*>(stage_memory);
+  if (Design::kTrace && threadIdx.x == 0 && blockIdx.x < Trace::kTimelineBlocks) trace->started_ns[blockIdx.x] = sg::global_time_ns();
   if (threadIdx.x == 0) {
     for (int s = 0; s < stage_count; ++s) {
       init_mbarrier(&control.full[s], Design::kFullArrivals);
