@@ -44,14 +44,19 @@ namespace ch12 {
 
 // The last launch's timeline: per block, its start, its first tile landed, its last aggregate
 // published and its end, in microseconds from the first block's start; the first, median and last
-// block of each. Where a launch's fixed cost goes: starting, filling the ring, draining it.
-inline void print_timeline(const Trace& trace, int blocks, double timed_ms) {
-  blocks = std::min(blocks, Trace::kTimelineBlocks);
-  if (blocks <= 0) return;
-  const unsigned long long origin = *std::min_element(trace.started_ns, trace.started_ns + blocks);
+// block of each. Where a launch's fixed cost goes: starting, filling the ring, draining it. Only
+// the blocks that ran count: below one tile (or run of tiles) per resident block, the grid is
+// smaller, and the other entries stay 0 from the trace's memset.
+inline void print_timeline(const Trace& trace, double timed_ms) {
+  std::vector<int> ran;
+  for (int b = 0; b < Trace::kTimelineBlocks; ++b)
+    if (trace.started_ns[b] != 0) ran.push_back(b);
+  if (ran.empty()) return;
+  unsigned long long origin = trace.started_ns[ran.front()];
+  for (int b : ran) origin = std::min(origin, trace.started_ns[b]);
   auto spread = [&](const unsigned long long* ns) {
-    std::vector<double> us(ns, ns + blocks);
-    for (double& t : us) t = (t - static_cast<double>(origin)) * 1e-3;
+    std::vector<double> us;
+    for (int b : ran) us.push_back((static_cast<double>(ns[b]) - static_cast<double>(origin)) * 1e-3);
     std::sort(us.begin(), us.end());
     char text[64];
     std::snprintf(text, sizeof text, "%.1f / %.1f / %.1f", us.front(), us[us.size() / 2], us.back());
@@ -110,7 +115,7 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
                 ratio(sum.lookback_repolls, sum.lookbacks), ratio(sum.lookback_ns, looks), lookback_ns, block_ns,
                 block_ns > 0 ? 100.0 * lookback_ns / (block_ns * D::kLookBackWarps) : 0.0, ratio(sum.waited_load_latency_ns, sum.waited_loads),
                 100.0 * sum.waited_loads / (kRuns * tiles), 100.0 * sum.load_wait_ns / compute, 100.0 * sum.prefix_wait_ns / compute);
-    print_timeline(sum, geometry.blocks_per_sm * device.sm_count, time.median_ms);
+    print_timeline(sum, time.median_ms);
     if (D::kPrefixWarp)
       std::printf("%12s the prefix warp: %.0f tiles per round trip (%llu rounds per launch)\n", "", ratio(sum.prefix_tiles, sum.prefix_rounds),
                   sum.prefix_rounds / kRuns);
