@@ -88,6 +88,35 @@ __device__ __forceinline__ void bulk_load(void* target, const void* source, unsi
 __device__ __forceinline__ void bulk_store(void* target, const void* source, unsigned bytes) {
   cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, target, source, bytes);
 }
+
+// L2 eviction priorities: a 64-bit policy (createpolicy) that a bulk copy carries as its
+// .L2::cache_hint. evict_last: the L2 keeps these lines longer than others; evict_first: it
+// gives them up first. libcu++'s cuda::ptx has neither the policy nor the hinted bulk copies,
+// hence the inline PTX.
+__device__ __forceinline__ std::uint64_t l2_evict_last_policy() {
+  std::uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+__device__ __forceinline__ std::uint64_t l2_evict_first_policy() {
+  std::uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+// bulk_load and bulk_store with an L2 eviction policy.
+__device__ __forceinline__ void bulk_load(void* target, const void* source, unsigned bytes, Mbarrier* barrier, std::uint64_t policy) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;"
+               :
+               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(target))), "l"(source), "r"(bytes),
+                 "r"(static_cast<unsigned>(__cvta_generic_to_shared(barrier))), "l"(policy)
+               : "memory");
+}
+__device__ __forceinline__ void bulk_store(void* target, const void* source, unsigned bytes, std::uint64_t policy) {
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;"
+               :
+               : "l"(target), "r"(static_cast<unsigned>(__cvta_generic_to_shared(source))), "r"(bytes), "l"(policy)
+               : "memory");
+}
 __device__ __forceinline__ void commit_bulk_stores() { cuda::ptx::cp_async_bulk_commit_group(); }
 // Until at most kPending of the calling thread's bulk groups are still reading shared memory.
 template <int kPending>

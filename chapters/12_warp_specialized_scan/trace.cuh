@@ -2,8 +2,8 @@
 // two look-back warps with packed status words, one with spread words, tiles by ticket (step 6;
 // step 8's, drawn a tile ahead), a status word per pair of tiles, look-backs that publish the
 // P's of the tiles they passed (spread and packed status words), and the grid's prefix warp
-// (spread and packed status words; 16 slabs a round; a run of 8 tiles per lane), int32 sums,
-// with their warps timing their waits
+// (spread and packed status words; 16 slabs a round; a run of 8 tiles per lane), and the lag held
+// in the L2 (dealt round-robin and by ticket), int32 sums, with their warps timing their waits
 // (Traced<Design> in warp_specialized.cuh). Per design and size, one row:
 //
 //   windows        windows of status words the look-back read per look-back (1 + slides
@@ -17,6 +17,7 @@
 //   load latency   issue to landing of the loads the compute warps had to wait for
 //   waits          the compute warps' time waiting for tiles to land, and for prefixes
 //   prefix warp    (its rows only) the tiles it turned into P's per round trip, and its rounds
+//   rereads        (the lag in the L2) the compute warps' time waiting for a tile's reread
 //   timeline       the last launch, per block, in us from the first block's start: its start,
 //                  its first tile landed, its last aggregate published, its end (first, median
 //                  and last block of each), and the launch's median time from CUDA events
@@ -68,12 +69,12 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
               spread(trace.ended_ns).c_str(), timed_ms * 1e3);
 }
 
-// One row per size for one design D, run with its clocks on.
-template <typename D>
+// One row per size for one design D, run with its clocks on (with the geometry kGeometry).
+template <typename D, Geometry (*kGeometry)(const DeviceLimits&) = device_geometry<std::int32_t>>
 bool print_trace_rows(const char* name, const sg::Options& options, const sg::DeviceInfo& device) {
   using T = std::int32_t;
-  constexpr auto kScan = launch_warp_specialized<T, sg::Sum, false, Traced<D>, device_geometry<T>>;
-  const Geometry geometry = device_geometry<T>(device_limits(device.ordinal));
+  constexpr auto kScan = launch_warp_specialized<T, sg::Sum, false, Traced<D>, kGeometry>;
+  const Geometry geometry = kGeometry(device_limits(device.ordinal));
   std::printf("\n--trace: %s, int32 sum, %d blocks/SM x %d SMs, %d stages of %d KiB, lag %d, %d tiles per look, %d tiles per look-back\n", name,
               geometry.blocks_per_sm, device.sm_count, geometry.stages, kTileBytes / 1024, geometry.lag, 32 * D::kLookBackTilesPerLane,
               D::kTilesPerLookBack);
@@ -119,6 +120,8 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
     if (D::kPrefixWarp)
       std::printf("%12s the prefix warp: %.0f tiles per round trip (%llu rounds per launch)\n", "", ratio(sum.prefix_tiles, sum.prefix_rounds),
                   sum.prefix_rounds / kRuns);
+    if (D::kScanBuffers > 0)
+      std::printf("%12s the lag in the L2: the compute warps wait for rereads %.0f%% of their time\n", "", 100.0 * sum.reread_wait_ns / compute);
   }
   return true;
 }
@@ -143,7 +146,9 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<PrefixWarpOf<PrefetchNextTile>>("sweep/prefix_warp", options, device) &&
                   print_trace_rows<PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>>>("sweep/prefix_warp/packed_status", options, device) &&
                   print_trace_rows<PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>, 16>>("sweep/prefix_warp/packed_status/16_slabs", options, device) &&
-                  print_trace_rows<PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>, 8, 0, true>>("sweep/prefix_warp/packed_status/8_tiles_per_lane", options, device);
+                  print_trace_rows<PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>, 8, 0, true>>("sweep/prefix_warp/packed_status/8_tiles_per_lane", options, device) &&
+                  print_trace_rows<LagInL2<2, 16, false, PrefetchNextTile>, device_geometry_with_lag<std::int32_t, 5>>("sweep/lag_in_L2/lag=5", options, device) &&
+                  print_trace_rows<TicketsAhead<LagInL2<2, 16, false, PrefetchNextTile>>, device_geometry_with_lag<std::int32_t, 5>>("sweep/lag_in_L2/tiles_by_ticket/lag=5", options, device);
   std::printf("* x copy of the traced kernel, whose clock reads cost a little; the timed table above is the speed\n");
   return ok;
 }

@@ -13,7 +13,8 @@
 //                                          run, stores in flight, thread loads, tiles by
 //                                          ticket, tiles prefetched ahead, a prefix warp
 //                                          for the whole grid (slabs, or a run of tiles per lane), look-backs that publish the
-//                                          P's of the tiles they passed, wide first looks)
+//                                          P's of the tiles they passed, wide first looks, the lag
+//                                          held in the L2)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -107,6 +108,10 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/8_prefetch_next_tile/first_512_tiles_look_256", warp_specialized_scan<T, Op, false, WideFirstLooks<512, 8, PrefetchNextTile>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/publish_passed_tiles", warp_specialized_scan<T, Op, false, PublishPassedTiles<4, PrefetchNextTile>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/publish_passed_tiles/packed_status", warp_specialized_scan<T, Op, false, PublishPassedTiles<4, PrefetchAhead<1, Design<2, true, true>>>, device_geometry<T>>, inclusive, model},
+        {"sweep/lag_in_L2/lag=3", warp_specialized_scan<T, Op, false, LagInL2<2, 16, false, PrefetchNextTile>, device_geometry_with_lag<T, 3>>, inclusive, model},
+        {"sweep/lag_in_L2/lag=5", warp_specialized_scan<T, Op, false, LagInL2<2, 16, false, PrefetchNextTile>, device_geometry_with_lag<T, 5>>, inclusive, model},
+        {"sweep/lag_in_L2/L2_hints/lag=5", warp_specialized_scan<T, Op, false, LagInL2<2, 16, true, PrefetchNextTile>, device_geometry_with_lag<T, 5>>, inclusive, model},
+        {"sweep/lag_in_L2/tiles_by_ticket/lag=5", warp_specialized_scan<T, Op, false, TicketsAhead<LagInL2<2, 16, false, PrefetchNextTile>>, device_geometry_with_lag<T, 5>>, inclusive, model},
         // (int32 sums only, to keep the build small) step 8's data path without the look-back
         {"diagnostic/8_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBackOf<PrefetchNextTile>, device_geometry<T>>, inclusive, model, kTileItems<T>},
         {"diagnostic/8_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketsAhead<WithoutLookBackOf<PrefetchNextTile>>, device_geometry<T>>, inclusive, model, kTileItems<T>},

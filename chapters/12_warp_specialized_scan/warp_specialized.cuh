@@ -38,7 +38,8 @@
 // the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket (once a stage is
 // free, or a tile ahead and prefetched), tiles prefetched further ahead, one warp that turns every
 // A into a P for the whole grid, look-backs that publish the P of every tile they passed over,
-// wider looks for the first tiles; and, for the README's ceiling, no look-back at all, or no scan at
+// wider looks for the first tiles, the lag held in the L2 (a stage freed at its reduce, the tile
+// read again from the L2 for its scan); and, for the README's ceiling, no look-back at all, or no scan at
 // all (the tiles copied through the stages, dealt round-robin, in contiguous runs, or by ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
@@ -125,6 +126,9 @@ struct Design {
   static constexpr int kPrefetchAhead = 0;  // (step 8: 1) with each load, the L2 is asked for the block's tile D loads ahead
   static constexpr bool kPrefixWarp = false;  // (the sweep) block 0 has one more warp: the grid's prefix warp
   static constexpr bool kPrefixLaneRuns = false;  // (the sweep) ... which reads a run of tiles per lane
+  static constexpr int kScanBuffers = 0;  // (the sweep) 0: the lag waits in the stages; B: in the L2, read again into B scan buffers
+  static constexpr int kLagSlots = 0;  // (the sweep) ... and Q slots hand the lagging tiles to the look-back warps
+  static constexpr bool kL2Hints = false;  // (the sweep) ... with L2 eviction priorities on the loads, rereads and stores
   static constexpr unsigned kFullArrivals = 32;  // arrivals that complete a stage's `full` phase (+ the bytes)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
@@ -276,6 +280,30 @@ struct PrefixWarpOf : Base {
   static constexpr int kBlockThreads = Base::kBlockThreads + 32;  // the compute warps, the producer, the look-back warps, then the prefix warp
   using LookBack = NearestPrefixLookBack<kPollDelayNs>;
 };
+// The sweep: a design (step 8) whose lag waits in the L2 instead of the stages. In steps 3-8 a
+// tile stays in its stage from its reduce until its scan, L tiles later: L + 1 of the six stages
+// wait, and only one or two load. Here a stage goes back to the producer as soon as its tile is
+// reduced, and the tile is read again from the L2 (it passed through the L2 a few microseconds
+// earlier) once its scan comes near: one more warp, the re-reader, bulk-copies it into one of B
+// scan buffers. S - B stages load, and the lag L costs no shared memory: it can be as long as the
+// blocks' spread needs. The look-back warps take their tiles from a ring of Q slots (tile, A, P)
+// instead of the stages. The price: n more bytes read from the L2, and a tile the L2 evicts before
+// its reread comes from DRAM again (kHints: the first load asks the L2 to keep the tile, the
+// reread and the store to let their lines go first). That price is what was measured: the
+// rereads miss, DRAM reads every tile twice (ncu, H200 at 2^26: 526 MB read for a 268 MB
+// array, 511 MB with the hints), and the scan runs at 1.5x copy on both GPUs (README: the lag in
+// the L2).
+template <int kBuffers, int kSlots, bool kHints, typename Base>
+struct LagInL2 : Base {
+  static_assert(Base::kLookBackWarp && Base::kBulkStores && Base::kEarlyRelease && Base::kStoresInFlight == 1 && Base::kTilesPerLookBack == 1 &&
+                    !Base::kRunStatus && !Base::kPrefixWarp && !Base::kThreadLoads && !Base::kCopyOnly && !Base::kChunkedTiles,
+                "step 7 or 8's pipeline, a look-back per tile");
+  static_assert(kBuffers >= 1 && kBuffers <= 4 && kSlots <= kMaxStages, "the shared state's arrays");
+  static constexpr int kScanBuffers = kBuffers;
+  static constexpr int kLagSlots = kSlots;
+  static constexpr bool kL2Hints = kHints;
+  static constexpr int kBlockThreads = Base::kBlockThreads + 32;  // the compute warps, the producer, the look-back warps, then the re-reader
+};
 template <typename D>  // the same design with its waits timed (main.cu --trace)
 struct Traced : D {
   static constexpr bool kTrace = true;
@@ -306,6 +334,7 @@ struct Trace {
   unsigned long long prefix_wait_ns;   // ... of it waiting for a tile's prefix
   unsigned long long waited_loads, waited_load_latency_ns;  // loads the compute warps waited for: issue to landing
   unsigned long long prefix_rounds, prefix_tiles;  // (the sweep's prefix warp) its looks, and the tiles it turned from A into P
+  unsigned long long reread_wait_ns;  // (the sweep's lag in the L2) the compute warps' time waiting for a tile's reread
   // the timeline of the last traced launch, per block (global timer, ns): entry, the first tile
   // landed, the last aggregate published, the last store drained
   static constexpr int kTimelineBlocks = 1024;
@@ -414,6 +443,14 @@ struct Control {
   typename Scan::TempStorage reduce_storage, scan_storage;
 };
 
+// The lag held in the L2 (LagInL2): the slots' tiles (their A and P are Control's aggregate and
+// prefix, their barriers reduced and resolved), and the scan buffers' barriers.
+struct LagRing {
+  unsigned long long tile_of_slot[kMaxStages];
+  Mbarrier reread_full[4];   // the tile has landed again  (the re-reader's lanes + the bytes)
+  Mbarrier reread_empty[4];  // the buffer may be refilled (one compute thread, once its store has read it)
+};
+
 // A stage index and the parity of its current round, advanced together around the ring.
 struct RingPosition {
   int stage = 0;
@@ -431,6 +468,17 @@ struct RingPosition {
 #if SG_CH12_DEVICE_CODE
 
 // ---- the producer warp ------------------------------------------------------------------------
+// The positions of a tile outside its aligned middle, which the bulk copy does not bring: a few
+// elements at the array's two ends, the identity outside the array (first and last tile only).
+// The warp's lanes, with ordinary loads and stores.
+template <typename T, typename Op>
+__device__ __forceinline__ void fill_tile_ends(const T* aligned_in, TileSpan span, T* stage, int lane) {
+  for (std::size_t p = span.first + lane; p < span.core_lo; p += 32)
+    stage[p - span.first] = p >= span.lo && p < span.hi ? aligned_in[p] : Op::template identity<T>();
+  for (std::size_t p = span.core_hi + lane; p < span.first + kTileItems<T>; p += 32)
+    stage[p - span.first] = p < span.hi ? aligned_in[p] : Op::template identity<T>();
+}
+
 template <typename T, typename Op, typename Design>
 __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stages, int stage_count, Control<T>& control,
                         const PersistentTicket& ticket, const sg::Watchdog& dog) {
@@ -468,12 +516,7 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
     }
     T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T>;
     const TileSpan span = tile_span<T>(layout, tile);
-    // the positions outside the aligned middle: a few elements at the array's two ends, the
-    // identity outside the array (first and last tile only)
-    for (std::size_t p = span.first + lane; p < span.core_lo; p += 32)
-      stage[p - span.first] = p >= span.lo && p < span.hi ? aligned_in[p] : Op::template identity<T>();
-    for (std::size_t p = span.core_hi + lane; p < span.first + kTileItems<T>; p += 32)
-      stage[p - span.first] = p < span.hi ? aligned_in[p] : Op::template identity<T>();
+    fill_tile_ends<T, Op>(aligned_in, span, stage, lane);
     if constexpr (Design::kThreadLoads) {
       if (lane == 0) {
         control.tile_of[s] = tile;
@@ -491,7 +534,11 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
       if constexpr (Design::kTrace) control.issued_ns[s] = sg::global_time_ns();
       const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
       arrive_expect_bytes(&control.full[s], bytes);
-      if (bytes > 0) bulk_load(stage + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &control.full[s]);
+      if constexpr (Design::kL2Hints) {  // (the lag in the L2) keep the tile for its reread
+        if (bytes > 0) bulk_load(stage + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &control.full[s], l2_evict_last_policy());
+      } else {
+        if (bytes > 0) bulk_load(stage + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &control.full[s]);
+      }
       if constexpr (Design::kPrefetchAhead > 0) {
         unsigned long long ahead = tile;
         if constexpr (kTicketAhead) ahead = drawn_ahead = ticket.draw();
@@ -521,12 +568,14 @@ __device__ __forceinline__ void add_lookback_trace(Trace* trace, unsigned long l
 }
 
 // Tells the look-back warps that wait at the `count` ring positions after `last` that the tiles
-// have run out (the compute warps, thread 0).
+// have run out (the compute warps, thread 0). tile_of: the stages' tiles (the slots' with the lag
+// in the L2).
 template <typename T>
-__device__ __forceinline__ void stop_look_back_warps(Control<T>& control, RingPosition last, int count, int stage_count) {
+__device__ __forceinline__ void stop_look_back_warps(Control<T>& control, unsigned long long* tile_of, RingPosition last, int count,
+                                                     int stage_count) {
   for (int i = 0; i < count; ++i) {
     last.advance(stage_count);
-    control.tile_of[last.stage] = kNoTile;
+    tile_of[last.stage] = kNoTile;
     arrive(&control.reduced[last.stage]);
   }
 }
@@ -536,9 +585,10 @@ __device__ __forceinline__ void stop_look_back_warps(Control<T>& control, RingPo
 // first tile looks back: each of the others follows the tile before it, already resolved by this warp,
 // and publishes its P as soon as its own aggregate is known, without a round trip.
 // With W look-back warps (step 7: two), warp w takes ring positions w, w + W, w + 2W, ...
+// The positions are the stages' (tile_of: Control's), or with the lag in the L2 the slots'.
 template <typename T, typename Op, typename Design>
-__device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_count, int which, Control<T>& control, Trace* trace,
-                               const sg::Watchdog& dog) {
+__device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_count, int which, Control<T>& control,
+                               const unsigned long long* tile_of, Trace* trace, const sg::Watchdog& dog) {
   constexpr int K = Design::kTilesPerLookBack;
   static_assert(Design::kLookBackWarps <= 1 || K == 1, "a run of tiles with a status word per tile is resolved by one warp");
   const Op op{};
@@ -550,7 +600,7 @@ __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_coun
   for (;; [&] { for (int w = 0; w < Design::kLookBackWarps; ++w) at.advance(stage_count); }()) {
     const int s = at.stage;
     wait_phase(&control.reduced[s], at.parity, dog, 0);
-    const unsigned long long tile = control.tile_of[s];
+    const unsigned long long tile = tile_of[s];
     if (tile == kNoTile) break;
     // the aggregate is published already (by the compute warps, the moment it existed)
     const T aggregate = control.aggregate[s];  // read before the stage is handed on
@@ -758,20 +808,20 @@ struct StoreState {
   int pending[kInFlight + 1];
   int count = 0;
   __device__ void push(int stage) { pending[count++] = stage; }
-  // frees the oldest stages until `keep` are left (their stores have read them: the caller waited)
-  template <typename T>
-  __device__ void free_oldest(Control<T>& control, int keep) {
+  // frees the oldest stages until `keep` are left (their stores have read them: the caller
+  // waited), arriving on their `empty` barriers (the lag in the L2: the scan buffers')
+  __device__ void free_oldest(Mbarrier* empty, int keep) {
     int freed = 0;
-    for (; count - freed > keep; ++freed) arrive(&control.empty[pending[freed]]);
+    for (; count - freed > keep; ++freed) arrive(&empty[pending[freed]]);
     for (int i = 0; i + freed < count; ++i) pending[i] = pending[i + freed];
     count -= freed;
   }
 };
 
-// The scanned tile in `stage` goes out; then the stage is handed back to the producer.
+// The scanned tile in `stage` goes out; then the stage is handed back (empty: the barriers of
+// the producer's stages, or with the lag in the L2 the re-reader's buffers).
 template <typename T, typename Design, typename Stores>
-__device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* stage, int s, std::size_t tile, Control<T>& control,
-                                            Stores& stores) {
+__device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* stage, int s, std::size_t tile, Mbarrier* empty, Stores& stores) {
   const TileSpan span = tile_span<T>(layout, tile);
   T* aligned_out = out - layout.shift;  // aligned when same_alignment; only ever indexed inside [lo, hi)
   fence_shared_for_bulk_copies();  // my stores into the stage, before the bulk store reads it (or a bulk load refills it)
@@ -779,7 +829,11 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
   if (Design::kBulkStores && layout.same_alignment) {
     if (threadIdx.x == 0) {
       const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
-      if (bytes > 0) bulk_store(aligned_out + span.core_lo, stage + (span.core_lo - span.first), bytes);
+      if constexpr (Design::kL2Hints) {  // (the lag in the L2) the output need not stay in the L2
+        if (bytes > 0) bulk_store(aligned_out + span.core_lo, stage + (span.core_lo - span.first), bytes, l2_evict_first_policy());
+      } else {
+        if (bytes > 0) bulk_store(aligned_out + span.core_lo, stage + (span.core_lo - span.first), bytes);
+      }
       commit_bulk_stores();
     }
     // the elements before and after the aligned middle (first and last tile only)
@@ -794,12 +848,12 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
       // barrier, which the stage's release follows.
       stores.push(s);
       wait_bulk_store_reads<Design::kStoresInFlight>();
-      stores.free_oldest(control, Design::kStoresInFlight);
+      stores.free_oldest(empty, Design::kStoresInFlight);
     }
   } else {
     store_with_threads(aligned_out, stage, span, span.lo, span.hi, layout.same_alignment);
     ComputeBarrier::sync();  // every thread has read the stage
-    if (threadIdx.x == 0) arrive(&control.empty[s]);
+    if (threadIdx.x == 0) arrive(&empty[s]);
   }
 }
 
@@ -808,11 +862,11 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
 // whole tile later at the next store. The stage starts loading a tile sooner: one more stage
 // of bytes in flight (README: Little's law). Thread 0, after the reduce's barrier, which every
 // thread's reads of that stage (its head and tail) precede.
-template <typename T, typename Design, typename Stores>
-__device__ __forceinline__ void release_stored_stage(Control<T>& control, Stores& stores) {
+template <typename Design, typename Stores>
+__device__ __forceinline__ void release_stored_stage(Mbarrier* empty, Stores& stores) {
   if (stores.count < Design::kStoresInFlight) return;
   wait_bulk_store_reads<Design::kStoresInFlight - 1>();
-  stores.free_oldest(control, Design::kStoresInFlight - 1);
+  stores.free_oldest(empty, Design::kStoresInFlight - 1);
 }
 
 // Before the block ends: the last bulk stores have read their stages.
@@ -825,8 +879,24 @@ __device__ __forceinline__ void drain_stores(Stores& stores) {
 // Traced launches: thread 0 of the compute warps times its waits.
 struct ComputeClock {
   unsigned long long start = 0, load_wait_ns = 0, prefix_wait_ns = 0, waited_loads = 0, waited_load_latency_ns = 0;
-  unsigned long long first_landed_ns = 0, last_reduced_ns = 0;
+  unsigned long long first_landed_ns = 0, last_reduced_ns = 0, reread_wait_ns = 0;
 };
+
+// ... and at the end adds them to the launch's sums, and its block's timeline.
+__device__ __forceinline__ void add_compute_trace(Trace* trace, const ComputeClock& clock) {
+  if (threadIdx.x != 0) return;
+  atomicAdd(&trace->compute_ns, sg::global_time_ns() - clock.start);
+  atomicAdd(&trace->load_wait_ns, clock.load_wait_ns);
+  atomicAdd(&trace->prefix_wait_ns, clock.prefix_wait_ns);
+  atomicAdd(&trace->reread_wait_ns, clock.reread_wait_ns);
+  atomicAdd(&trace->waited_loads, clock.waited_loads);
+  atomicAdd(&trace->waited_load_latency_ns, clock.waited_load_latency_ns);
+  if (blockIdx.x < Trace::kTimelineBlocks) {
+    trace->first_landed_ns[blockIdx.x] = clock.first_landed_ns;
+    trace->last_reduced_ns[blockIdx.x] = clock.last_reduced_ns;
+    trace->ended_ns[blockIdx.x] = sg::global_time_ns();
+  }
+}
 
 template <typename Design, typename Wait>
 __device__ __forceinline__ void timed_wait(unsigned long long& waited_ns, Wait wait) {
@@ -867,7 +937,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       wait_for_tile<T, Design>(control, s, at.parity, clock, dog);
       const unsigned long long tile = control.tile_of[s];
       if (tile == kNoTile) break;
-      store_stage<T, Design>(out, layout, stages + static_cast<std::size_t>(s) * kTileItems<T>, s, tile, control, stores);
+      store_stage<T, Design>(out, layout, stages + static_cast<std::size_t>(s) * kTileItems<T>, s, tile, control.empty, stores);
     }
   } else if constexpr (!Design::kLookBackWarp) {
     static_assert(Design::kTilesPerLookBack == 1, "runs of tiles are resolved by the look-back warp");
@@ -882,7 +952,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       auto look_back = [&](T tile_total) { return LookBack::exclusive_prefix(status, tile, tile_total, op, dog, true); };
       Scan::template scan<kExclusive>(items, op, control.scan_storage, look_back);
       write_stage(stage, items);
-      store_stage<T, Design>(out, layout, stage, s, tile, control, stores);
+      store_stage<T, Design>(out, layout, stage, s, tile, control.empty, stores);
     }
   } else {
     // Steps 3-8: reduce tile k and publish its aggregate; then scan tile k - L, which waited
@@ -902,7 +972,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       };
       Scan::template scan<kExclusive>(items, op, control.scan_storage, known_prefix);
       write_stage(stage, items);
-      store_stage<T, Design>(out, layout, stage, s, tile, control, stores);
+      store_stage<T, Design>(out, layout, stage, s, tile, control.empty, stores);
       scan_at.advance(stage_count);
       --reduced_ahead;
     };
@@ -916,7 +986,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         // scanned already since S >= L + 2: nobody reads their tile_of any more.)
         if (threadIdx.x == 0) {
           arrive(&control.reduced[s]);
-          if constexpr (!Design::kRunStatus) stop_look_back_warps(control, at, Design::kLookBackWarps - 1, stage_count);
+          if constexpr (!Design::kRunStatus) stop_look_back_warps(control, control.tile_of, at, Design::kLookBackWarps - 1, stage_count);
         }
         end_at = at;
         break;
@@ -935,7 +1005,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         control.aggregate[s] = total;
         if constexpr (Design::kTrace) clock.last_reduced_ns = sg::global_time_ns();
         arrive(&control.reduced[s]);
-        if constexpr (Design::kEarlyRelease) release_stored_stage<T, Design>(control, stores);
+        if constexpr (Design::kEarlyRelease) release_stored_stage<Design>(control.empty, stores);
       }
       if (++reduced_ahead > lag) scan_and_store();
       else ComputeBarrier::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
@@ -946,22 +1016,145 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       // position, or inside the last run, at most K x W - 1 positions past where the tiles ran
       // out. Those stages hold tiles of the last lap, all scanned now (and S >= K x W): tell
       // each warp to stop.
-      if (threadIdx.x == 0) stop_look_back_warps(control, end_at, Design::kLookBackWarps * Design::kTilesPerLookBack - 1, stage_count);
+      if (threadIdx.x == 0) stop_look_back_warps(control, control.tile_of, end_at, Design::kLookBackWarps * Design::kTilesPerLookBack - 1, stage_count);
     }
   }
   drain_stores(stores);
-  if (Design::kTrace && threadIdx.x == 0) {
-    atomicAdd(&trace->compute_ns, sg::global_time_ns() - clock.start);
-    atomicAdd(&trace->load_wait_ns, clock.load_wait_ns);
-    atomicAdd(&trace->prefix_wait_ns, clock.prefix_wait_ns);
-    atomicAdd(&trace->waited_loads, clock.waited_loads);
-    atomicAdd(&trace->waited_load_latency_ns, clock.waited_load_latency_ns);
-    if (blockIdx.x < Trace::kTimelineBlocks) {
-      trace->first_landed_ns[blockIdx.x] = clock.first_landed_ns;
-      trace->last_reduced_ns[blockIdx.x] = clock.last_reduced_ns;
-      trace->ended_ns[blockIdx.x] = sg::global_time_ns();
+  if constexpr (Design::kTrace) add_compute_trace(trace, clock);
+}
+
+// ---- the lag held in the L2 (the sweep's LagInL2) ---------------------------------------------
+// The compute warps, as in steps 3-8, reduce tile k and scan tile k - L, with two differences: the
+// stage of tile k goes back to the producer right after its reduce (every thread's reads of it
+// precede the reduce's barrier), and tile k - L is scanned from the scan buffer the re-reader
+// filled. Tile k's slot (its tile, A and P) is the look-back warps' ring position instead of its
+// stage. A slot is reused Q tiles later, after its scan (Q >= L + W, checked by the launcher).
+template <typename T, typename Op, bool kExclusive, typename Design>
+__device__ void compute_with_lag_in_l2(T* __restrict__ out, const Layout& layout, T* stages, int load_stages, T* buffers, int lag,
+                                       Control<T>& control, LagRing& ring, const StatusOf<T, Design>& status, Trace* trace,
+                                       const sg::Watchdog& dog) {
+  using Scan = typename Control<T>::Scan;
+  constexpr int Q = Design::kLagSlots, B = Design::kScanBuffers;
+  const Op op{};
+  StoreState<1> stores;
+  ComputeClock clock;
+  if (Design::kTrace && threadIdx.x == 0) clock.start = sg::global_time_ns();
+  T items[kItems<T>];
+  RingPosition scan_slot, buffer_at;  // the next tile to scan: its slot, and the buffer its reread lands in
+  int reduced_ahead = 0;
+  auto scan_and_store = [&] {
+    const int q = scan_slot.stage, b = buffer_at.stage;
+    const unsigned long long tile = ring.tile_of_slot[q];
+    timed_wait<Design>(clock.reread_wait_ns, [&] { wait_phase(&ring.reread_full[b], buffer_at.parity, dog, tile); });
+    T* buffer = buffers + static_cast<std::size_t>(b) * kTileItems<T>;
+    read_stage(buffer, items);
+    auto known_prefix = [&](T) {
+      timed_wait<Design>(clock.prefix_wait_ns, [&] { wait_phase(&control.resolved[q], scan_slot.parity, dog, tile); });
+      return control.prefix[q];
+    };
+    Scan::template scan<kExclusive>(items, op, control.scan_storage, known_prefix);
+    write_stage(buffer, items);
+    store_stage<T, Design>(out, layout, buffer, b, tile, ring.reread_empty, stores);
+    scan_slot.advance(Q);
+    buffer_at.advance(B);
+    --reduced_ahead;
+  };
+  RingPosition slot_at;
+  for (RingPosition at;; at.advance(load_stages), slot_at.advance(Q)) {
+    const int s = at.stage, q = slot_at.stage;
+    wait_for_tile<T, Design>(control, s, at.parity, clock, dog);
+    const unsigned long long tile = control.tile_of[s];
+    if (tile == kNoTile) {
+      // tells the re-reader and the look-back warps to stop: each waits at one of the next W slots
+      if (threadIdx.x == 0) {
+        ring.tile_of_slot[q] = kNoTile;
+        arrive(&control.reduced[q]);
+        stop_look_back_warps(control, ring.tile_of_slot, slot_at, Design::kLookBackWarps - 1, Q);
+      }
+      break;
+    }
+    read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T>, items);
+    const T total = Scan::reduce(items, op, control.reduce_storage);  // valid in warp 0
+    if (threadIdx.x == 0) {
+      status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
+      control.aggregate[q] = total;
+      ring.tile_of_slot[q] = tile;
+      if constexpr (Design::kTrace) clock.last_reduced_ns = sg::global_time_ns();
+      arrive(&control.reduced[q]);  // the look-back warp's and the re-reader's cue
+      arrive(&control.empty[s]);    // the stage loads the next tile now, not L tiles later
+      release_stored_stage<Design>(ring.reread_empty, stores);
+    }
+    if (++reduced_ahead > lag) scan_and_store();
+    else ComputeBarrier::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
+  }
+  while (reduced_ahead > 0) scan_and_store();
+  drain_stores(stores);
+  if constexpr (Design::kTrace) add_compute_trace(trace, clock);
+}
+
+// The re-reader warp: for each slot in turn, once its tile is reduced, a bulk copy of the tile
+// from the L2 into the next scan buffer, once that buffer's last store has read it. A reread
+// lands about L - B tiles before its scan needs it. It stops at the slot whose tile is kNoTile.
+template <typename T, typename Op, typename Design>
+__device__ void reread_lagging_tiles(const T* __restrict__ in, const Layout& layout, T* buffers, Control<T>& control, LagRing& ring,
+                                     const sg::Watchdog& dog) {
+  const int lane = ch03::lane_id();
+  const T* aligned_in = in - layout.shift;
+  RingPosition buffer_at;
+  for (RingPosition slot_at;; slot_at.advance(Design::kLagSlots), buffer_at.advance(Design::kScanBuffers)) {
+    wait_phase(&control.reduced[slot_at.stage], slot_at.parity, dog, 0);
+    const unsigned long long tile = ring.tile_of_slot[slot_at.stage];
+    if (tile == kNoTile) return;
+    const int b = buffer_at.stage;
+    if (buffer_at.round > 0) wait_phase(&ring.reread_empty[b], buffer_at.parity ^ 1u, dog, tile);  // its last store has read it
+    T* buffer = buffers + static_cast<std::size_t>(b) * kTileItems<T>;
+    const TileSpan span = tile_span<T>(layout, tile);
+    fill_tile_ends<T, Op>(aligned_in, span, buffer, lane);
+    fence_shared_for_bulk_copies();  // these stores before a later round's bulk copy into the same buffer
+    if (lane == 0) {
+      const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
+      arrive_expect_bytes(&ring.reread_full[b], bytes);
+      if constexpr (Design::kL2Hints) {  // the tile's last use: its lines may go first
+        if (bytes > 0) bulk_load(buffer + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &ring.reread_full[b], l2_evict_first_policy());
+      } else {
+        if (bytes > 0) bulk_load(buffer + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &ring.reread_full[b]);
+      }
+    } else {
+      arrive(&ring.reread_full[b]);
     }
   }
+}
+
+// The block of a LagInL2 design: S - B stages for the loads, then B scan buffers; Q slots.
+template <typename T, typename Op, bool kExclusive, typename Design>
+__device__ void run_with_lag_in_l2(const T* __restrict__ in, T* __restrict__ out, const Layout& layout, T* stages, int stage_count, int lag,
+                                   Control<T>& control, LagRing& ring, const StatusOf<T, Design>& status, const PersistentTicket& ticket,
+                                   Trace* trace, const sg::Watchdog& dog) {
+  const int load_stages = stage_count - Design::kScanBuffers;
+  T* buffers = stages + static_cast<std::size_t>(load_stages) * kTileItems<T>;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < load_stages; ++s) {
+      init_mbarrier(&control.full[s], Design::kFullArrivals);
+      init_mbarrier(&control.empty[s], 1);
+    }
+    for (int q = 0; q < Design::kLagSlots; ++q) {
+      init_mbarrier(&control.reduced[q], 1);
+      init_mbarrier(&control.resolved[q], 1);
+    }
+    for (int b = 0; b < Design::kScanBuffers; ++b) {
+      init_mbarrier(&ring.reread_full[b], 32);
+      init_mbarrier(&ring.reread_empty[b], 1);
+    }
+    fence_mbarrier_init();
+  }
+  __syncthreads();  // the last block-wide barrier: from here on each warp keeps to its role
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  if (warp < kComputeWarps)
+    compute_with_lag_in_l2<T, Op, kExclusive, Design>(out, layout, stages, load_stages, buffers, lag, control, ring, status, trace, dog);
+  else if (warp == kComputeWarps) produce<T, Op, Design>(in, layout, stages, load_stages, control, ticket, dog);
+  else if (warp <= kComputeWarps + Design::kLookBackWarps)
+    look_back_warp<T, Op, Design>(status, Design::kLagSlots, warp - kComputeWarps - 1, control, ring.tile_of_slot, trace, dog);
+  else reread_lagging_tiles<T, Op, Design>(in, layout, buffers, control, ring, dog);
 }
 
 #endif  // SG_CH12_DEVICE_CODE
@@ -975,24 +1168,29 @@ __global__ void __launch_bounds__(Design::kBlockThreads, 2)
   extern __shared__ __align__(128) unsigned char stage_memory[];
   T* stages = reinterpret_cast<T*>(stage_memory);
   if (Design::kTrace && threadIdx.x == 0 && blockIdx.x < Trace::kTimelineBlocks) trace->started_ns[blockIdx.x] = sg::global_time_ns();
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < stage_count; ++s) {
-      init_mbarrier(&control.full[s], Design::kFullArrivals);
-      init_mbarrier(&control.empty[s], 1);
-      init_mbarrier(&control.reduced[s], 1);
-      init_mbarrier(&control.resolved[s], 1);
+  if constexpr (Design::kScanBuffers > 0) {
+    __shared__ LagRing ring;
+    run_with_lag_in_l2<T, Op, kExclusive, Design>(in, out, layout, stages, stage_count, lag, control, ring, status, ticket, trace, dog);
+  } else {
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < stage_count; ++s) {
+        init_mbarrier(&control.full[s], Design::kFullArrivals);
+        init_mbarrier(&control.empty[s], 1);
+        init_mbarrier(&control.reduced[s], 1);
+        init_mbarrier(&control.resolved[s], 1);
+      }
+      fence_mbarrier_init();
     }
-    fence_mbarrier_init();
+    __syncthreads();  // the last block-wide barrier: from here on each warp keeps to its role
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    if (warp < kComputeWarps) compute<T, Op, kExclusive, Design>(out, layout, stages, stage_count, lag, control, status, trace, dog);
+    else if (warp == kComputeWarps) produce<T, Op, Design>(in, layout, stages, stage_count, control, ticket, dog);
+    else if constexpr (Design::kRunStatus) look_back_runs<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, trace, dog);
+    else if (Design::kPrefixWarp && warp > kComputeWarps + Design::kLookBackWarps) {
+      if constexpr (Design::kPrefixWarp)
+        if (blockIdx.x == 0) prefix_warp<T, Op, Design>(status, layout.tiles, trace, dog);  // the other blocks' prefix warps have nothing to do
+    } else if (Design::kLookBackWarp) look_back_warp<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, control.tile_of, trace, dog);
   }
-  __syncthreads();  // the last block-wide barrier: from here on each warp keeps to its role
-  const int warp = static_cast<int>(threadIdx.x) / 32;
-  if (warp < kComputeWarps) compute<T, Op, kExclusive, Design>(out, layout, stages, stage_count, lag, control, status, trace, dog);
-  else if (warp == kComputeWarps) produce<T, Op, Design>(in, layout, stages, stage_count, control, ticket, dog);
-  else if constexpr (Design::kRunStatus) look_back_runs<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, trace, dog);
-  else if (Design::kPrefixWarp && warp > kComputeWarps + Design::kLookBackWarps) {
-    if constexpr (Design::kPrefixWarp)
-      if (blockIdx.x == 0) prefix_warp<T, Op, Design>(status, layout.tiles, trace, dog);  // the other blocks' prefix warps have nothing to do
-  } else if (Design::kLookBackWarp) look_back_warp<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, trace, dog);
 #else
   (void)in, (void)out, (void)layout, (void)stage_count, (void)lag, (void)status, (void)ticket, (void)trace, (void)dog;
 #endif
@@ -1052,6 +1250,15 @@ Geometry device_geometry(const DeviceLimits& device) {
   return {stages, std::max(1, stages / 2), kBlocksPerSm};
 }
 
+// The sweep's lag in the L2: step 5's stages and blocks per SM, with a lag of kLag tiles, which
+// holds no stages there.
+template <typename T, int kLag>
+Geometry device_geometry_with_lag(const DeviceLimits& device) {
+  Geometry geometry = device_geometry<T>(device);
+  geometry.lag = kLag;
+  return geometry;
+}
+
 // A launch's geometry and grid on one GPU, worked out once (and the kernel's shared-memory
 // limit raised once). bulk_copies: the GPU has them (sm_90 on) and the kernel was compiled
 // for it; otherwise the launcher falls back to chapter 09's v4, which computes the same scan.
@@ -1061,8 +1268,9 @@ struct Launch {
   unsigned resident_blocks;
 };
 
+// lag_in_stages: false for the sweep's lag in the L2, whose lag holds no stages.
 template <typename T, typename Kernel>
-Launch plan_launch(Kernel kernel, int threads, Geometry (*geometry_of)(const DeviceLimits&)) {
+Launch plan_launch(Kernel kernel, int threads, Geometry (*geometry_of)(const DeviceLimits&), bool lag_in_stages = true) {
   const int device = sg::current_device();
   const DeviceLimits limits = device_limits(device);
   cudaFuncAttributes attributes{};
@@ -1071,7 +1279,7 @@ Launch plan_launch(Kernel kernel, int threads, Geometry (*geometry_of)(const Dev
   launch.bulk_copies = limits.major >= 9 && attributes.ptxVersion >= 90 && attributes.binaryVersion >= 90;
   if (!launch.bulk_copies) return launch;
   launch.geometry = geometry_of(limits);
-  if (launch.geometry.stages < launch.geometry.lag + 2)  // L + 1 stages waiting for their scan, one loading
+  if (lag_in_stages && launch.geometry.stages < launch.geometry.lag + 2)  // L + 1 stages waiting for their scan, one loading
     throw std::invalid_argument("chapter 12: " + std::to_string(launch.geometry.stages) + " stages cannot hold a lag of " + std::to_string(launch.geometry.lag));
   launch.resident_blocks = static_cast<unsigned>(limits.sm_count * launch.geometry.blocks_per_sm);
   // several launchers share one kernel with different rings: allow the largest a block may have
@@ -1095,9 +1303,18 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   static std::map<int, Launch> per_device;
   const int device = sg::current_device();
   auto found = per_device.find(device);
-  if (found == per_device.end()) found = per_device.emplace(device, plan_launch<T>(kernel, Design::kBlockThreads, kGeometry)).first;
+  if (found == per_device.end())
+    found = per_device.emplace(device, plan_launch<T>(kernel, Design::kBlockThreads, kGeometry, Design::kScanBuffers == 0)).first;
   const Launch& launch = found->second;
   if (!launch.bulk_copies) return ch09::tuned_scan<T, Op, kExclusive>(in, out, n, stream);
+  if (Design::kScanBuffers > 0) {
+    // two stages load at least; a slot is reused Q tiles on, after its tile's scan (L later) and
+    // after the look-back warps that wait at the W - 1 slots past the last tile were told to stop
+    if (launch.geometry.stages < Design::kScanBuffers + 2 || Design::kLagSlots < launch.geometry.lag + Design::kLookBackWarps)
+      throw std::invalid_argument("chapter 12: the lag in the L2 needs " + std::to_string(Design::kScanBuffers + 2) + " stages and " +
+                                  std::to_string(launch.geometry.lag + Design::kLookBackWarps) + " slots (this GPU: " +
+                                  std::to_string(launch.geometry.stages) + " stages; " + std::to_string(Design::kLagSlots) + " slots)");
+  }
   if (Design::kRunStatus) {
     // a run is resolved once its K tiles are reduced, and scanned L tiles after: L >= K - 1; the
     // compute warps stop the look-back warps at the K x W positions after the last tile
