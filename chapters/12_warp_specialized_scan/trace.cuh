@@ -1,9 +1,9 @@
 // Chapter 12 - where the time goes (main.cu --trace): steps 5 to 8, and the sweep's tile pairs,
 // two look-back warps with packed status words, one with spread words, tiles by ticket (step 6;
 // step 8's, drawn a tile ahead), a status word per pair of tiles, look-backs that publish the
-// P's of the tiles they passed (spread and packed status words), and the grid's prefix warp
-// (spread and packed status words; 16 slabs a round; a run of 8 tiles per lane), and the lag held
-// in the L2 (dealt round-robin and by ticket), int32 sums, with their warps timing their waits
+// P's of the tiles they passed (spread and packed status words), the grid's prefix warp (spread
+// and packed status words; 16 slabs a round; a run of 8 tiles per lane), and the lag held in the
+// L2 (dealt round-robin and by ticket), int32 sums, with their warps timing their waits
 // (Traced<Design> in warp_specialized.cuh). Per design and size, one row:
 //
 //   windows        windows of status words the look-back read per look-back (1 + slides
@@ -78,6 +78,9 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
   std::printf("\n--trace: %s, int32 sum, %d blocks/SM x %d SMs, %d stages of %d KiB, lag %d, %d tiles per look, %d tiles per look-back\n", name,
               geometry.blocks_per_sm, device.sm_count, geometry.stages, kTileBytes / 1024, geometry.lag, 32 * D::kLookBackTilesPerLane,
               D::kTilesPerLookBack);
+  if (D::kScanBuffers > 0)
+    std::printf("(the lag in the L2: %d of the stages load, %d are scan buffers; %d slots)\n", geometry.stages - D::kScanBuffers, D::kScanBuffers,
+                D::kLagSlots);
   std::printf("%12s %8s %8s %8s %8s %8s %8s %11s %11s %6s %10s %8s %10s\n", "n", "tiles", "x copy*", "GB/s", "windows", "repolls",
               "ns/look", "lookback ns", "block ns", "busy", "load ns", "loads", "waits for");
   std::printf("%12s %8s %8s %8s %8s %8s %8s %11s %11s %6s %10s %8s %10s\n", "", "", "", "", "/lookback", "/lookback", "", "/lookback",

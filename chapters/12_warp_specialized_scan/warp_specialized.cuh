@@ -87,6 +87,7 @@
 namespace ch12 {
 
 inline constexpr int kMaxStages = 24;
+inline constexpr int kMaxScanBuffers = 4;  // (the sweep's lag in the L2)
 inline constexpr unsigned long long kNoTile = ~0ull;  // what the producer hands on when its tiles run out
 
 // The compile-time shape of a block: 8 compute warps of 64 bytes per thread (16 int32 or
@@ -298,7 +299,7 @@ struct LagInL2 : Base {
   static_assert(Base::kLookBackWarp && Base::kBulkStores && Base::kEarlyRelease && Base::kStoresInFlight == 1 && Base::kTilesPerLookBack == 1 &&
                     !Base::kRunStatus && !Base::kPrefixWarp && !Base::kThreadLoads && !Base::kCopyOnly && !Base::kChunkedTiles,
                 "step 7 or 8's pipeline, a look-back per tile");
-  static_assert(kBuffers >= 1 && kBuffers <= 4 && kSlots <= kMaxStages, "the shared state's arrays");
+  static_assert(kBuffers >= 1 && kBuffers <= kMaxScanBuffers && kSlots <= kMaxStages, "the shared state's arrays");
   static constexpr int kScanBuffers = kBuffers;
   static constexpr int kLagSlots = kSlots;
   static constexpr bool kL2Hints = kHints;
@@ -447,8 +448,8 @@ struct Control {
 // prefix, their barriers reduced and resolved), and the scan buffers' barriers.
 struct LagRing {
   unsigned long long tile_of_slot[kMaxStages];
-  Mbarrier reread_full[4];   // the tile has landed again  (the re-reader's lanes + the bytes)
-  Mbarrier reread_empty[4];  // the buffer may be refilled (one compute thread, once its store has read it)
+  Mbarrier reread_full[kMaxScanBuffers];   // the tile has landed again  (the re-reader's lanes + the bytes)
+  Mbarrier reread_empty[kMaxScanBuffers];  // the buffer may be refilled (one compute thread, once its store has read it)
 };
 
 // A stage index and the parity of its current round, advanced together around the ring.
@@ -1093,8 +1094,9 @@ __device__ void compute_with_lag_in_l2(T* __restrict__ out, const Layout& layout
 }
 
 // The re-reader warp: for each slot in turn, once its tile is reduced, a bulk copy of the tile
-// from the L2 into the next scan buffer, once that buffer's last store has read it. A reread
-// lands about L - B tiles before its scan needs it. It stops at the slot whose tile is kNoTile.
+// from the L2 into the next scan buffer, once that buffer's last store has read it. Tile k's
+// buffer frees after tile k - B's scan, L - B + 1 tiles after k's reduce, so its reread has about
+// B - 1 tiles to land before its own scan. It stops at the slot whose tile is kNoTile.
 template <typename T, typename Op, typename Design>
 __device__ void reread_lagging_tiles(const T* __restrict__ in, const Layout& layout, T* buffers, Control<T>& control, LagRing& ring,
                                      const sg::Watchdog& dog) {
