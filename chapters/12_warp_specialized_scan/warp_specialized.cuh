@@ -39,8 +39,8 @@
 // free, or a tile ahead and prefetched), tiles prefetched further ahead, one warp that turns every
 // A into a P for the whole grid, look-backs that publish the P of every tile they passed over,
 // wider looks for the first tiles, the lag held in the L2 (a stage freed at its reduce, the tile
-// read again from the L2 for its scan); and, for the README's ceiling, no look-back at all, or no scan at
-// all (the tiles copied through the stages, dealt round-robin, in contiguous runs, or by ticket).
+// read again from the L2 for its scan); and, for the README's ceiling, no look-back at all, or no
+// scan at all (the tiles copied through the stages, dealt round-robin, in runs, or by ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
 // (G blocks): the producer knows its tiles without a round trip to a global counter. Drawing
