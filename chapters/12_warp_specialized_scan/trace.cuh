@@ -1,10 +1,11 @@
-// Chapter 12 - where the time goes (main.cu --trace): steps 5 to 8, and the sweep's tile pairs,
-// two look-back warps with packed status words, one with spread words, tiles by ticket (step 6;
-// step 8's, drawn a tile ahead), a status word per pair of tiles, look-backs that publish the
-// P's of the tiles they passed (spread and packed status words), the grid's prefix warp (spread
-// and packed status words; 16 slabs a round; a run of 8 tiles per lane), and the lag held in the
-// L2 (dealt round-robin and by ticket), int32 sums, with their warps timing their waits
-// (Traced<Design> in warp_specialized.cuh). Per design and size, one row:
+// Chapter 12 - where the time goes (main.cu --trace): the copy through the stages by ticket,
+// steps 5 to 8, and the sweep's tile pairs, two look-back warps with packed status words, one
+// with spread words, tiles by ticket (step 6; step 8's, drawn a tile ahead), a status word per
+// pair of tiles, look-backs that publish the P's of the tiles they passed (spread and packed
+// status words), the grid's prefix warp (spread and packed status words; 16 slabs a round; a run
+// of 8 tiles per lane), and the lag held in the L2 (dealt round-robin and by ticket), int32
+// sums, with their warps timing their waits (Traced<Design> in warp_specialized.cuh). Per
+// design and size, one row:
 //
 //   windows        windows of status words the look-back read per look-back (1 + slides
 //                  back); a look-back per tile, or per run of K tiles (tile pairs, a status
@@ -21,6 +22,12 @@
 //   timeline       the last launch, per block, in us from the first block's start: its start,
 //                  its first tile landed, its last aggregate published, its end (first, median
 //                  and last block of each), and the launch's median time from CUDA events
+//   tiles per SM   (tiles by ticket only) each SM's share of the tiles, over 2 x 10 launches:
+//                  an SM that sustains more bandwidth draws more tickets. The halves' shares
+//                  agree when the speed is a property of the SM, not of the launch
+//
+// One more row traces the copy through the stages by ticket (checked as a copy): the SMs'
+// shares with nothing but data movement, the README's ceiling.
 //
 // The README's Little's-law section is built from these rows on both GPUs. Timing changes
 // what it times a little (a clock read around every wait); the rows are for proportions, the
@@ -35,6 +42,7 @@
 #include "common/timer.cuh"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -57,7 +65,9 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
   for (int b : ran) origin = std::min(origin, trace.started_ns[b]);
   auto spread = [&](const unsigned long long* ns) {
     std::vector<double> us;
-    for (int b : ran) us.push_back((static_cast<double>(ns[b]) - static_cast<double>(origin)) * 1e-3);
+    for (int b : ran)
+      if (ns[b] != 0) us.push_back((static_cast<double>(ns[b]) - static_cast<double>(origin)) * 1e-3);
+    if (us.empty()) return std::string("-");  // (the copy through the stages publishes no aggregates)
     std::sort(us.begin(), us.end());
     char text[64];
     std::snprintf(text, sizeof text, "%.1f / %.1f / %.1f", us.front(), us[us.size() / 2], us.back());
@@ -67,6 +77,45 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
               "the launch timed %.1f\n",
               "", spread(trace.started_ns).c_str(), spread(trace.first_landed_ns).c_str(), spread(trace.last_reduced_ns).c_str(),
               spread(trace.ended_ns).c_str(), timed_ms * 1e3);
+}
+
+// Tiles by ticket: each SM's share of the tiles (its blocks' tiles over the mean per SM), from
+// kLaunches launches in two halves. A block lands on a different SM at each launch, so every
+// launch is read back on its own.
+template <typename D, Geometry (*kGeometry)(const DeviceLimits&)>
+void print_tiles_per_sm(const std::int32_t* in, std::int32_t* out, std::size_t n, Trace* trace, int sm_count) {
+  constexpr int kLaunches = 20;
+  cudaStream_t stream = nullptr;
+  std::vector<std::vector<double>> halves(2, std::vector<double>(static_cast<std::size_t>(sm_count), 0.0));
+  std::vector<unsigned> sm(Trace::kTimelineBlocks), tiles(Trace::kTimelineBlocks);
+  for (int launch = 0; launch < kLaunches; ++launch) {
+    SG_CUDA(cudaMemsetAsync(trace, 0, sizeof(Trace), stream));
+    launch_warp_specialized<std::int32_t, sg::Sum, false, Traced<D>, kGeometry>(in, out, n, stream, trace);
+    SG_CUDA(cudaMemcpy(sm.data(), trace->sm_of_block, sizeof(unsigned) * sm.size(), cudaMemcpyDeviceToHost));
+    SG_CUDA(cudaMemcpy(tiles.data(), trace->tiles_of_block, sizeof(unsigned) * tiles.size(), cudaMemcpyDeviceToHost));
+    for (std::size_t b = 0; b < sm.size(); ++b)
+      if (tiles[b] != 0 && sm[b] < halves[0].size()) halves[launch % 2][sm[b]] += tiles[b];
+  }
+  std::vector<double> share(halves[0].size());
+  double mean = 0;
+  for (std::size_t i = 0; i < share.size(); ++i) mean += share[i] = halves[0][i] + halves[1][i];
+  mean /= static_cast<double>(share.size());
+  std::vector<double> sorted = share;
+  std::sort(sorted.begin(), sorted.end());
+  const auto above = std::count_if(share.begin(), share.end(), [&](double x) { return x > 1.1 * mean; });
+  // Pearson's correlation of the two halves' per-SM tiles
+  auto average = [](const std::vector<double>& v) { double sum = 0; for (double x : v) sum += x; return sum / static_cast<double>(v.size()); };
+  const double a = average(halves[0]), b = average(halves[1]);
+  double ab = 0, aa = 0, bb = 0;
+  for (std::size_t i = 0; i < share.size(); ++i) {
+    ab += (halves[0][i] - a) * (halves[1][i] - b);
+    aa += (halves[0][i] - a) * (halves[0][i] - a);
+    bb += (halves[1][i] - b) * (halves[1][i] - b);
+  }
+  std::printf("%12s tiles per SM, %d launches: min / median / max of the mean %.3f / %.3f / %.3f; %lld SMs above 1.1x; "
+              "the two halves' shares correlate %.3f\n",
+              "", kLaunches, sorted.front() / mean, sorted[sorted.size() / 2] / mean, sorted.back() / mean, static_cast<long long>(above),
+              aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : 0.0);
 }
 
 // One row per size for one design D, run with its clocks on (with the geometry kGeometry).
@@ -104,9 +153,11 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
     const sg::Timing time = sg::time_device(traced, 0, kRuns, stream);
     const Trace sum = trace.download().front();
     sg::DeviceOracle<T, sg::Sum> oracle(n);
-    const auto check = oracle.compare(out.data(), oracle.expected(sg::Computes::InclusiveScan, in.data(), n, stream), n, stream);
+    const sg::Computes computes = D::kCopyOnly ? sg::Computes::Copy : sg::Computes::InclusiveScan;
+    const auto check = oracle.compare(out.data(), oracle.expected(computes, in.data(), n, stream), n, stream);
     if (check.mismatches != 0) {
-      std::printf("--trace: n = %zu: the traced scan is wrong at %llu elements (first %llu)\n", n, check.mismatches, check.first);
+      std::printf("--trace: n = %zu: the traced %s is wrong at %llu elements (first %llu)\n", n, D::kCopyOnly ? "copy" : "scan",
+                  check.mismatches, check.first);
       return false;
     }
     auto ratio = [](unsigned long long a, unsigned long long b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); };
@@ -120,6 +171,7 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
                 block_ns > 0 ? 100.0 * lookback_ns / (block_ns * D::kLookBackWarps) : 0.0, ratio(sum.waited_load_latency_ns, sum.waited_loads),
                 100.0 * sum.waited_loads / (kRuns * tiles), 100.0 * sum.load_wait_ns / compute, 100.0 * sum.prefix_wait_ns / compute);
     print_timeline(sum, time.median_ms);
+    if (D::kTicketedTiles) print_tiles_per_sm<D, kGeometry>(in.data(), out.data(), n, trace.data(), device.sm_count);
     if (D::kPrefixWarp)
       std::printf("%12s the prefix warp: %.0f tiles per round trip (%llu rounds per launch)\n", "", ratio(sum.prefix_tiles, sum.prefix_rounds),
                   sum.prefix_rounds / kRuns);
@@ -134,7 +186,8 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
     std::printf("--trace: %s runs chapter 09's v4 here (no bulk copies): nothing to trace\n", device.name.c_str());
     return true;
   }
-  const bool ok = print_trace_rows<BulkStores>("5_device_tuned", options, device) &&
+  const bool ok = print_trace_rows<CopyThrough<1, true, false, false, true>>("diagnostic/copy_through_stages/tiles_by_ticket", options, device) &&
+                  print_trace_rows<BulkStores>("5_device_tuned", options, device) &&
                   print_trace_rows<EarlyRelease>("6_early_release/inclusive", options, device) &&
                   print_trace_rows<TilePairs>("sweep/tile_pairs", options, device) &&
                   print_trace_rows<Design<2, true, true>>("sweep/2_lookback_warps", options, device) &&

@@ -340,6 +340,9 @@ struct Trace {
   // landed, the last aggregate published, the last store drained
   static constexpr int kTimelineBlocks = 1024;
   unsigned long long started_ns[kTimelineBlocks], first_landed_ns[kTimelineBlocks], last_reduced_ns[kTimelineBlocks], ended_ns[kTimelineBlocks];
+  // and, per block of the last launch, the SM it ran on and how many tiles it took (tiles by
+  // ticket: how fast each SM drew them)
+  unsigned sm_of_block[kTimelineBlocks], tiles_of_block[kTimelineBlocks];
 };
 
 // Where the array sits in the virtual, aligned tiles (computed by the launcher).
@@ -881,6 +884,7 @@ __device__ __forceinline__ void drain_stores(Stores& stores) {
 struct ComputeClock {
   unsigned long long start = 0, load_wait_ns = 0, prefix_wait_ns = 0, waited_loads = 0, waited_load_latency_ns = 0;
   unsigned long long first_landed_ns = 0, last_reduced_ns = 0, reread_wait_ns = 0;
+  unsigned tiles = 0;
 };
 
 // ... and at the end adds them to the launch's sums, and its block's timeline.
@@ -896,6 +900,10 @@ __device__ __forceinline__ void add_compute_trace(Trace* trace, const ComputeClo
     trace->first_landed_ns[blockIdx.x] = clock.first_landed_ns;
     trace->last_reduced_ns[blockIdx.x] = clock.last_reduced_ns;
     trace->ended_ns[blockIdx.x] = sg::global_time_ns();
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    trace->sm_of_block[blockIdx.x] = sm;
+    trace->tiles_of_block[blockIdx.x] = clock.tiles;
   }
 }
 
@@ -918,6 +926,7 @@ __device__ __forceinline__ void wait_for_tile(Control<T>& control, int s, unsign
   const bool landed = phase_complete(&control.full[s], parity);
   timed_wait<Design>(clock.load_wait_ns, [&] { wait_phase(&control.full[s], parity, dog, 0); });
   if (clock.first_landed_ns == 0) clock.first_landed_ns = sg::global_time_ns();
+  clock.tiles += control.tile_of[s] != kNoTile;
   if (!landed && control.tile_of[s] != kNoTile) ++clock.waited_loads, clock.waited_load_latency_ns += sg::global_time_ns() - control.issued_ns[s];
 }
 
