@@ -22,9 +22,10 @@
 //   timeline       the last launch, per block, in us from the first block's start: its start,
 //                  its first tile landed, its last aggregate published, its end (first, median
 //                  and last block of each), and the launch's median time from CUDA events
-//   tiles per SM   (tiles by ticket only) each SM's share of the tiles, over 2 x 10 launches:
-//                  an SM that sustains more bandwidth draws more tickets. The halves' shares
-//                  agree when the speed is a property of the SM, not of the launch
+//   tiles per SM   (tiles by ticket only) each SM's share of the tiles, over 2 x 10 launches
+//                  (alternate launches in each half): the halves' shares agree when the share
+//                  belongs to the SM, not to the launch. A share is what an SM drew while every
+//                  SM competed, not a pace it keeps when tiles are dealt in advance (README)
 //
 // One more row traces the copy through the stages by ticket (checked as a copy): the SMs'
 // shares with nothing but data movement, the README's ceiling.

@@ -341,7 +341,7 @@ struct Trace {
   static constexpr int kTimelineBlocks = 1024;
   unsigned long long started_ns[kTimelineBlocks], first_landed_ns[kTimelineBlocks], last_reduced_ns[kTimelineBlocks], ended_ns[kTimelineBlocks];
   // and, per block of the last launch, the SM it ran on and how many tiles it took (tiles by
-  // ticket: how fast each SM drew them)
+  // ticket: how many each SM drew)
   unsigned sm_of_block[kTimelineBlocks], tiles_of_block[kTimelineBlocks];
 };
 
