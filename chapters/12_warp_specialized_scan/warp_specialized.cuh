@@ -125,6 +125,7 @@ struct Design {
   static constexpr bool kThreadLoads = false;  // (the sweep) the producer's lanes fill a stage with cp.async, not one bulk copy
   static constexpr bool kRunStatus = false;  // (the sweep) a status word per run of K tiles, not per tile
   static constexpr int kPrefetchAhead = 0;  // (step 8: 1) with each load, the L2 is asked for the block's tile D loads ahead
+  static constexpr unsigned kPrefetchBytes = ~0u;  // (the sweep) ... only the first this many bytes of it
   static constexpr bool kPrefixWarp = false;  // (the sweep) block 0 has one more warp: the grid's prefix warp
   static constexpr bool kPrefixLaneRuns = false;  // (the sweep) ... which reads a run of tiles per lane
   static constexpr int kScanBuffers = 0;  // (the sweep) 0: the lag waits in the stages; B: in the L2, read again into B scan buffers
@@ -190,9 +191,10 @@ using TicketedTiles = TicketedTilesOf<EarlyRelease>;
 using TicketedWithoutLookBack = TicketedTilesOf<WithoutLookBack>;
 // Step 8 and the sweep: a design whose producer, with each load, asks the L2 for the tile it will
 // load kAhead tiles later (chapter 09's bulk prefetch: no shared memory, no registers).
-template <int kAhead, typename Base>
+template <int kAhead, typename Base, unsigned kBytes = ~0u>
 struct PrefetchAhead : Base {
   static_assert(!Base::kTicketedTiles && !Base::kChunkedTiles, "tiles dealt round-robin: the producer knows its next tiles");
+  static constexpr unsigned kPrefetchBytes = kBytes;
   static constexpr int kPrefetchAhead = kAhead;
 };
 // Step 8: step 7, and with each load the producer asks the L2 for the next tile it will load
@@ -550,7 +552,8 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
           for (int i = 0; i < Design::kPrefetchAhead; ++i) ahead = next_tile(ahead);
         if (ahead < layout.tiles) {
           const TileSpan later = tile_span<T>(layout, ahead);
-          const unsigned later_bytes = static_cast<unsigned>((later.core_hi - later.core_lo) * sizeof(T));
+          unsigned later_bytes = static_cast<unsigned>((later.core_hi - later.core_lo) * sizeof(T));
+          if (later_bytes > Design::kPrefetchBytes) later_bytes = Design::kPrefetchBytes;
           if (later_bytes > 0) ch09::prefetch_l2(aligned_in + later.core_lo, later_bytes);
         }
       }
