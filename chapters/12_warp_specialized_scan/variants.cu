@@ -13,9 +13,10 @@
 //                                          run, stores in flight, thread loads, tiles by
 //                                          ticket, tiles prefetched ahead (or half of each),
 //                                          step 8's words a 32- or 16-byte sector apart, a
-//                                          prefix warp for the whole grid (slabs, or a run of tiles per
-//                                          lane), look-backs that publish the P's of the tiles
-//                                          they passed, wide first looks, the lag in the L2)
+//                                          prefix warp for the whole grid (slabs, or a run of
+//                                          tiles per lane), look-backs that publish the P's of
+//                                          the tiles they passed, wide first looks, the lag in
+//                                          the L2)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"

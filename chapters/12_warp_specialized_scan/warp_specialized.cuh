@@ -36,7 +36,8 @@
 // warps taking turns, status words packed or spread, runs of K tiles per block of which only the
 // first looks back, or with one status word per run, P bulk stores left reading, stages filled by
 // the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket (once a stage is
-// free, or a tile ahead and prefetched), tiles prefetched further ahead, one warp that turns every
+// free, or a tile ahead and prefetched), tiles prefetched further ahead or only half of each, step
+// 8's status words a 32- or 16-byte sector apart instead of a line, one warp that turns every
 // A into a P for the whole grid, look-backs that publish the P of every tile they passed over,
 // wider looks for the first tiles, the lag held in the L2 (a stage freed at its reduce, the tile
 // read again from the L2 for its scan); and, for the README's ceiling, no look-back at all, or no
@@ -125,7 +126,7 @@ struct Design {
   static constexpr bool kThreadLoads = false;  // (the sweep) the producer's lanes fill a stage with cp.async, not one bulk copy
   static constexpr bool kRunStatus = false;  // (the sweep) a status word per run of K tiles, not per tile
   static constexpr int kPrefetchAhead = 0;  // (step 8: 1) with each load, the L2 is asked for the block's tile D loads ahead
-  static constexpr unsigned kPrefetchBytes = ~0u;  // (the sweep) ... only the first this many bytes of it
+  static constexpr unsigned kPrefetchBytes = ~0u;  // (the sweep) ... of which only the first this many bytes
   static constexpr bool kPrefixWarp = false;  // (the sweep) block 0 has one more warp: the grid's prefix warp
   static constexpr bool kPrefixLaneRuns = false;  // (the sweep) ... which reads a run of tiles per lane
   static constexpr int kScanBuffers = 0;  // (the sweep) 0: the lag waits in the stages; B: in the L2, read again into B scan buffers
@@ -190,7 +191,9 @@ struct TicketedTilesOf : Base {
 using TicketedTiles = TicketedTilesOf<EarlyRelease>;
 using TicketedWithoutLookBack = TicketedTilesOf<WithoutLookBack>;
 // Step 8 and the sweep: a design whose producer, with each load, asks the L2 for the tile it will
-// load kAhead tiles later (chapter 09's bulk prefetch: no shared memory, no registers).
+// load kAhead tiles later (chapter 09's bulk prefetch: no shared memory, no registers), or in the
+// sweep for only its first kBytes: fewer requests across the L2's fabric, and fewer bytes on
+// their way early (README: at 2^28 the fabric holds step 8 back on the H200).
 template <int kAhead, typename Base, unsigned kBytes = ~0u>
 struct PrefetchAhead : Base {
   static_assert(!Base::kTicketedTiles && !Base::kChunkedTiles, "tiles dealt round-robin: the producer knows its next tiles");
