@@ -5,7 +5,7 @@
 //   --iters 50          timed repetitions (median and min are reported)
 //   --warmup 5          untimed runs first
 //   --seed 42           input seed (default: fresh each run, always printed)
-//   --variant a,b       run only variants whose name contains one of these
+//   --variant a,^b      run only variants whose name contains a, or starts with b
 //   --type int32        element type: int32, int64 or float
 //   --op sum            operator: sum or max
 //   --csv               machine-readable output
@@ -263,7 +263,7 @@ inline std::string usage(const std::string& program, const std::string& descript
   shared("--iters", "  --iters N         timed repetitions; median and min are reported (default " + std::to_string(defaults.iters) + ")");
   shared("--warmup", "  --warmup N        untimed runs before timing (default " + std::to_string(defaults.warmup) + ")");
   shared("--seed", "  --seed S          input seed (default: a fresh one, printed)");
-  shared("--variant", "  --variant LIST    run only variants whose name contains one of these");
+  shared("--variant", "  --variant LIST    run only variants whose name contains one of these (^x: starts with x)");
   shared("--type", "  --type T          int32, int64 or float (default " + defaults.type + ")");
   shared("--op", "  --op OP           sum or max (default " + defaults.op + ")");
   shared("--csv", "  --csv             comma-separated output");
@@ -281,11 +281,17 @@ inline std::string usage(const std::string& program, const std::string& descript
   return text.str();
 }
 
-// True when `name` is selected by --variant (no filter selects everything).
+// True when `name` is selected by --variant (no filter selects everything): it contains one of
+// the filter's entries, or, for an entry "^prefix", starts with it.
 inline bool variant_selected(const Options& options, const std::string& name) {
   if (options.variants.empty()) return true;
-  for (const std::string& wanted : options.variants)
-    if (name.find(wanted) != std::string::npos) return true;
+  for (const std::string& wanted : options.variants) {
+    if (!wanted.empty() && wanted[0] == '^') {
+      if (name.rfind(wanted.substr(1), 0) == 0) return true;
+    } else if (name.find(wanted) != std::string::npos) {
+      return true;
+    }
+  }
   return false;
 }
 

@@ -82,12 +82,17 @@ TEST_CASE("flags: --n suite, --no-timing and --repeat") {
   CHECK_THROWS_AS(parse({"--n", "suite", "--repeat", "0"}), sg::UsageError);
 }
 
-TEST_CASE("flags: --variant selects by substring; no filter selects all") {
+TEST_CASE("flags: --variant selects by substring, or by prefix with ^; no filter selects all") {
   sg::Options options;
   CHECK(sg::variant_selected(options, "anything"));
   options.variants = {"blelloch"};
   CHECK(sg::variant_selected(options, "04 blelloch/padded"));
   CHECK_FALSE(sg::variant_selected(options, "03 kogge_stone/two_barrier"));
+  options.variants = {"^7_spread"};
+  CHECK(sg::variant_selected(options, "7_spread_status/inclusive"));
+  CHECK_FALSE(sg::variant_selected(options, "sweep/7_spread_status/1_lookback_warp"));
+  options.variants = {"^"};  // an empty prefix: everything
+  CHECK(sg::variant_selected(options, "anything"));
 }
 
 TEST_CASE("flags: usage names every flag and the exit codes") {

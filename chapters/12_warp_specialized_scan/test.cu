@@ -28,7 +28,7 @@ namespace {
 bool starts_with(const std::string& name, const char* prefix) { return name.rfind(prefix, 0) == 0; }
 
 // The tile whose boundaries break a variant: step 1 and chapter 09 use chapter 09's tuned
-// tile, CUB one close to it, steps 2-8 and the sweep the 16 KiB tile of this chapter.
+// tile, CUB one close to it, steps 2-9 and the sweep the 16 KiB tile of this chapter.
 template <typename T, typename Op>
 std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
   if (starts_with(variant.name, "1_") || starts_with(variant.name, "baseline/")) return ch09::kTunedTileItems<T, ch09::Tuned>;
@@ -72,13 +72,14 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("12: across the epoch's wrap-around") {
     ch09_test::check_epoch_wraparound<ch12::Chapter>("6_early_release/inclusive", "6_early_release/exclusive");
-    ch09_test::check_epoch_wraparound<ch12::Chapter>("7_spread_status/inclusive", "7_spread_status/exclusive");  // its words spread out
+    ch09_test::check_epoch_wraparound<ch12::Chapter>("7_spread_status/inclusive", "7_spread_status/exclusive");  // its words a line apart
+    ch09_test::check_epoch_wraparound<ch12::Chapter>("9_sector_status/inclusive", "9_sector_status/exclusive");  // a sector apart
   }
 
 
   TEST_CASE("12: the GPU runs the warp-specialized kernel, or the program says it falls back") {
     const sg::DeviceInfo device = sg::require_device();
     if (device.major >= 9) CHECK_MESSAGE(ch12::runs_bulk_copy_kernel(), "an sm_90 GPU, but the kernel has no sm_90 code: build for 90");
-    else MESSAGE("sm_", device.major, device.minor, ": steps 2-8 run chapter 09's v4 (no bulk copies before sm_90)");
+    else MESSAGE("sm_", device.major, device.minor, ": steps 2-9 run chapter 09's v4 (no bulk copies before sm_90)");
   }
 }

@@ -1,11 +1,11 @@
 // Chapter 12 - where the time goes (main.cu --trace): the copy through the stages by ticket,
-// steps 5 to 8, and the sweep's tile pairs, two look-back warps with packed status words, one
+// steps 5 to 9, and the sweep's tile pairs, two look-back warps with packed status words, one
 // with spread words, tiles by ticket (step 6; step 8's, drawn a tile ahead), a status word per
-// pair of tiles, step 8 with its status words 32 bytes apart, look-backs that publish the P's
-// of the tiles they passed (spread and packed status words), the grid's prefix warp (spread and
-// packed status words; 16 slabs a round; a run of 8 tiles per lane), and the lag held in the L2
-// (dealt round-robin and by ticket), int32 sums, with their warps timing their waits
-// (Traced<Design> in warp_specialized.cuh). Per design and size, one row:
+// pair of tiles, look-backs that publish the P's of the tiles they passed (spread and packed
+// status words), the grid's prefix warp (spread and packed status words; 16 slabs a round; a run
+// of 8 tiles per lane), and the lag held in the L2 (dealt round-robin and by ticket), int32 sums,
+// with their warps timing their waits (Traced<Design> in warp_specialized.cuh). Per design and
+// size, one row:
 //
 //   windows        windows of status words the look-back read per look-back (1 + slides
 //                  back); a look-back per tile, or per run of K tiles (tile pairs, a status
@@ -197,7 +197,7 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<SpreadStatus>("7_spread_status/inclusive", options, device) &&
                   print_trace_rows<StatusPerPair>("sweep/7_spread_status/status_per_pair", options, device) &&
                   print_trace_rows<PrefetchNextTile>("8_prefetch_next_tile/inclusive", options, device) &&
-                  print_trace_rows<PrefetchAhead<1, Spread<2, 32>>>("sweep/8_prefetch_next_tile/32_bytes_per_status", options, device) &&
+                  print_trace_rows<SectorStatus>("9_sector_status/inclusive", options, device) &&
                   print_trace_rows<TicketsAhead<PrefetchNextTile>>("sweep/8_prefetch_next_tile/tiles_by_ticket", options, device) &&
                   print_trace_rows<PublishPassedTiles<4, PrefetchNextTile>>("sweep/8_prefetch_next_tile/publish_passed_tiles", options, device) &&
                   print_trace_rows<PublishPassedTiles<4, PrefetchAhead<1, Design<2, true, true>>>>("sweep/8_prefetch_next_tile/publish_passed_tiles/packed_status", options, device) &&

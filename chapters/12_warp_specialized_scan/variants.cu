@@ -1,18 +1,18 @@
 // Chapter 12 - the variant list, in the order of the lesson:
-//   1_persistent_grid ... 8_prefetch_next_tile  the ladder: each step adds one idea to the one before
+//   1_persistent_grid ... 9_sector_status  the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
 //   diagnostic/...                         step 6 or 8 without the look-back (tile-local),
 //                                          dealt round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
 //                                          copy): what the data path can do
-//   sweep/...                              int32 sums only: step 6, 7 or 8 with one knob changed
+//   sweep/...                              int32 sums only: step 6, 7, 8 or 9 with one knob changed
 //                                          (blocks per SM, stages and lag, tiles per look,
 //                                          sleep between looks, look-back warps, status words
 //                                          packed or spread, runs of tiles, a status word per
 //                                          run, stores in flight, thread loads, tiles by
 //                                          ticket, tiles prefetched ahead (or half of each),
-//                                          step 8's words a 32- or 16-byte sector apart, a
+//                                          step 9's words 16 bytes apart, a
 //                                          prefix warp for the whole grid (slabs, or a run of
 //                                          tiles per lane), look-backs that publish the P's of
 //                                          the tiles they passed, wide first looks, the lag in
@@ -51,6 +51,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"7_spread_status/exclusive", warp_specialized_scan<T, Op, true, SpreadStatus, device_geometry<T>>, exclusive, model},
       {"8_prefetch_next_tile/inclusive", warp_specialized_scan<T, Op, false, PrefetchNextTile, device_geometry<T>>, inclusive, model},
       {"8_prefetch_next_tile/exclusive", warp_specialized_scan<T, Op, true, PrefetchNextTile, device_geometry<T>>, exclusive, model},
+      {"9_sector_status/inclusive", warp_specialized_scan<T, Op, false, SectorStatus, device_geometry<T>>, inclusive, model},
+      {"9_sector_status/exclusive", warp_specialized_scan<T, Op, true, SectorStatus, device_geometry<T>>, exclusive, model},
       {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T>},
       {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T>},
       {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T>},
@@ -107,8 +109,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/prefix_warp/packed_status/8_tiles_per_lane", warp_specialized_scan<T, Op, false, PrefixWarpOf<PrefetchAhead<1, Design<2, true, true>>, 8, 0, true>, device_geometry<T>>, inclusive, model},
         {"sweep/prefix_warp/packed_status/tiles_by_ticket", warp_specialized_scan<T, Op, false, PrefixWarpOf<TicketedTilesOf<Design<2, true, true>>>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/half_of_the_tile_prefetched", warp_specialized_scan<T, Op, false, PrefetchAhead<1, SpreadStatus, 8192>, device_geometry<T>>, inclusive, model},
-        {"sweep/8_prefetch_next_tile/32_bytes_per_status", warp_specialized_scan<T, Op, false, PrefetchAhead<1, Spread<2, 32>>, device_geometry<T>>, inclusive, model},
-        {"sweep/8_prefetch_next_tile/16_bytes_per_status", warp_specialized_scan<T, Op, false, PrefetchAhead<1, Spread<2, 16>>, device_geometry<T>>, inclusive, model},
+        {"sweep/9_sector_status/16_bytes_per_status", warp_specialized_scan<T, Op, false, PrefetchAhead<1, Spread<2, 16>>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/6_stages/lag=4", warp_specialized_scan<T, Op, false, PrefetchNextTile, ring<2, 6, 4>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/first_512_tiles_look_256", warp_specialized_scan<T, Op, false, WideFirstLooks<512, 8, PrefetchNextTile>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/publish_passed_tiles", warp_specialized_scan<T, Op, false, PublishPassedTiles<4, PrefetchNextTile>, device_geometry<T>>, inclusive, model},

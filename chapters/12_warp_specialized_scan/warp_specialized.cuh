@@ -1,4 +1,4 @@
-// Chapter 12, steps 2-8 - the warp-specialized single-pass scan.
+// Chapter 12, steps 2-9 - the warp-specialized single-pass scan.
 //
 // A persistent block (step 1) whose warps split the work:
 //
@@ -31,17 +31,19 @@
 //                       share the few hot lines every block polls and publishes to
 //   8  prefetch         with each load, the producer asks the L2 for the block's next tile: its
 //                       bytes come from DRAM a tile earlier, and its load finds them in the L2
+//   9  sector status    step 8 with each status word on a 32-byte sector of its own instead of
+//                       a line: a look reads 8 lines, not 32, and asks the L2's fabric less
 //
-// The sweep and the diagnostics (variants.cu) change one knob of step 6, 7 or 8 each: W look-back
-// warps taking turns, status words packed or spread, runs of K tiles per block of which only the
-// first looks back, or with one status word per run, P bulk stores left reading, stages filled by
-// the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket (once a stage is
-// free, or a tile ahead and prefetched), tiles prefetched further ahead or only half of each, step
-// 8's status words a 32- or 16-byte sector apart instead of a line, one warp that turns every
-// A into a P for the whole grid, look-backs that publish the P of every tile they passed over,
-// wider looks for the first tiles, the lag held in the L2 (a stage freed at its reduce, the tile
-// read again from the L2 for its scan); and, for the README's ceiling, no look-back at all, or no
-// scan at all (the tiles copied through the stages, dealt round-robin, in runs, or by ticket).
+// The sweep and the diagnostics (variants.cu) change one knob of step 6, 7, 8 or 9 each: W
+// look-back warps taking turns, status words packed or spread, runs of K tiles per block of which
+// only the first looks back, or with one status word per run, P bulk stores left reading, stages
+// filled by the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket (once a
+// stage is free, or a tile ahead and prefetched), tiles prefetched further ahead or only half of
+// each, status words 16 bytes apart (step 9: 32), one warp that turns every A into a P for the
+// grid, look-backs that publish the P of every tile they passed over, wider looks for the first
+// tiles, the lag held in the L2 (a stage freed at its reduce, the tile read again from the L2 for
+// its scan); and, for the README's ceiling, no look-back at all, or no scan at all (the tiles
+// copied through the stages, dealt round-robin, in runs, or by ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
 // (G blocks): the producer knows its tiles without a round trip to a global counter. Drawing
@@ -204,6 +206,11 @@ struct PrefetchAhead : Base {
 // (G tiles on): that tile's bytes leave DRAM a tile earlier, while the stages are still busy,
 // and its bulk load later finds them in the L2 (README: the next tile from the L2).
 using PrefetchNextTile = PrefetchAhead<1, SpreadStatus>;
+// Step 9: step 8 with a status word per 32-byte sector, not per 128-byte line. A look at 32 words
+// touches 8 lines instead of 32: a quarter of the requests, which cross the fabric between the
+// L2's two halves as the data does (README: at 2^28 the fabric holds step 8 back on the H200).
+// Four words share a line again (packed, sixteen do), but no two share a sector.
+using SectorStatus = PrefetchAhead<1, Spread<2, 32>>;
 // The sweep and a diagnostic: a prefetching design with its tiles drawn by ticket, each drawn a
 // tile ahead, right after the load before it is issued, and prefetched at once: the producer
 // knows its next tile a load early, as when tiles are dealt round-robin, and slow SMs draw fewer.
