@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   sg::Options defaults;
   defaults.sizes = {std::size_t{1} << 16, std::size_t{1} << 22, std::size_t{1} << 26};
   defaults.extra_flags = {
-      {"--trace", "", "after the table, the copy through the stages by ticket, steps 5-9 and fourteen sweep rows again with their waits timed: look-back round trips, load latency, waits, a timeline of the launch, and (tiles by ticket) the tiles per SM",
+      {"--trace", "", "after the table, the copy through the stages by ticket, steps 5-9 and sixteen sweep rows (those --variant selects) again with their waits timed: look-back round trips, load latency, waits, a timeline of the launch, and (tiles by ticket) the tiles per SM",
        [&](const std::string&) { trace = true; }},
   };
   return sg::program_main(argc, argv, std::string(ch12::Chapter::id) + ": " + ch12::Chapter::title, defaults,

@@ -3,9 +3,10 @@
 // with spread words, tiles by ticket (step 6; step 8's, drawn a tile ahead), a status word per
 // pair of tiles, look-backs that publish the P's of the tiles they passed (spread and packed
 // status words), the grid's prefix warp (spread and packed status words; 16 slabs a round; a run
-// of 8 tiles per lane), and the lag held in the L2 (dealt round-robin and by ticket), int32 sums,
-// with their warps timing their waits (Traced<Design> in warp_specialized.cuh). Per design and
-// size, one row:
+// of 8 tiles per lane), the lag held in the L2 (dealt round-robin and by ticket), and step 9 with
+// 64 tiles per look or its last two rounds by ticket, int32 sums, with their warps timing their
+// waits (Traced<Design> in warp_specialized.cuh); --variant picks among them as it picks the
+// table's rows. Per design and size, one row:
 //
 //   windows        windows of status words the look-back read per look-back (1 + slides
 //                  back); a look-back per tile, or per run of K tiles (tile pairs, a status
@@ -122,6 +123,7 @@ void print_tiles_per_sm(const std::int32_t* in, std::int32_t* out, std::size_t n
 // One row per size for one design D, run with its clocks on (with the geometry kGeometry).
 template <typename D, Geometry (*kGeometry)(const DeviceLimits&) = device_geometry<std::int32_t>>
 bool print_trace_rows(const char* name, const sg::Options& options, const sg::DeviceInfo& device) {
+  if (!sg::variant_selected(options, name)) return true;  // --variant picks the rows traced too
   using T = std::int32_t;
   constexpr auto kScan = launch_warp_specialized<T, sg::Sum, false, Traced<D>, kGeometry>;
   const Geometry geometry = kGeometry(device_limits(device.ordinal));
@@ -198,6 +200,8 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<StatusPerPair>("sweep/7_spread_status/status_per_pair", options, device) &&
                   print_trace_rows<PrefetchNextTile>("8_prefetch_next_tile/inclusive", options, device) &&
                   print_trace_rows<SectorStatus>("9_sector_status/inclusive", options, device) &&
+                  print_trace_rows<PrefetchAhead<1, Design<2, true, true, 1, 1, 2, 0, 32>>>("sweep/9_sector_status/64_tiles_per_look", options, device) &&
+                  print_trace_rows<TicketTail<2, SectorStatus>>("sweep/9_sector_status/ticket_tail/2_rounds", options, device) &&
                   print_trace_rows<TicketsAhead<PrefetchNextTile>>("sweep/8_prefetch_next_tile/tiles_by_ticket", options, device) &&
                   print_trace_rows<PublishPassedTiles<4, PrefetchNextTile>>("sweep/8_prefetch_next_tile/publish_passed_tiles", options, device) &&
                   print_trace_rows<PublishPassedTiles<4, PrefetchAhead<1, Design<2, true, true>>>>("sweep/8_prefetch_next_tile/publish_passed_tiles/packed_status", options, device) &&

@@ -12,11 +12,11 @@
 //                                          packed or spread, runs of tiles, a status word per
 //                                          run, stores in flight, thread loads, tiles by
 //                                          ticket, tiles prefetched ahead (or half of each),
-//                                          step 9's words 16 bytes apart, a
-//                                          prefix warp for the whole grid (slabs, or a run of
-//                                          tiles per lane), look-backs that publish the P's of
-//                                          the tiles they passed, wide first looks, the lag in
-//                                          the L2)
+//                                          step 9's words 16 bytes apart, step 9 with the last
+//                                          rounds by ticket or 64 tiles per look, a prefix warp
+//                                          for the whole grid (slabs, or a run of tiles per
+//                                          lane), look-backs that publish the P's of the tiles
+//                                          they passed, wide first looks, the lag in the L2)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -110,6 +110,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/prefix_warp/packed_status/tiles_by_ticket", warp_specialized_scan<T, Op, false, PrefixWarpOf<TicketedTilesOf<Design<2, true, true>>>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/half_of_the_tile_prefetched", warp_specialized_scan<T, Op, false, PrefetchAhead<1, SpreadStatus, 8192>, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/16_bytes_per_status", warp_specialized_scan<T, Op, false, PrefetchAhead<1, Spread<2, 16>>, device_geometry<T>>, inclusive, model},
+        {"sweep/9_sector_status/ticket_tail/2_rounds", warp_specialized_scan<T, Op, false, TicketTail<2, SectorStatus>, device_geometry<T>>, inclusive, model},
+        {"sweep/9_sector_status/64_tiles_per_look", warp_specialized_scan<T, Op, false, PrefetchAhead<1, Design<2, true, true, 1, 1, 2, 0, 32>>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/6_stages/lag=4", warp_specialized_scan<T, Op, false, PrefetchNextTile, ring<2, 6, 4>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/first_512_tiles_look_256", warp_specialized_scan<T, Op, false, WideFirstLooks<512, 8, PrefetchNextTile>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/publish_passed_tiles", warp_specialized_scan<T, Op, false, PublishPassedTiles<4, PrefetchNextTile>, device_geometry<T>>, inclusive, model},

@@ -39,11 +39,12 @@
 // only the first looks back, or with one status word per run, P bulk stores left reading, stages
 // filled by the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket (once a
 // stage is free, or a tile ahead and prefetched), tiles prefetched further ahead or only half of
-// each, status words 16 bytes apart (step 9: 32), one warp that turns every A into a P for the
-// grid, look-backs that publish the P of every tile they passed over, wider looks for the first
-// tiles, the lag held in the L2 (a stage freed at its reduce, the tile read again from the L2 for
-// its scan); and, for the README's ceiling, no look-back at all, or no scan at all (the tiles
-// copied through the stages, dealt round-robin, in runs, or by ticket).
+// each, status words 16 bytes apart (step 9: 32), step 9 with its last rounds of tiles drawn by
+// ticket or with 64 tiles per look, one warp that turns every A into a P for the grid, look-backs
+// that publish the P of every tile they passed over, wider looks for the first tiles, the lag held
+// in the L2 (a stage freed at its reduce, the tile read again from the L2 for its scan); and, for
+// the README's ceiling, no look-back at all, or no scan at all (the tiles copied through the
+// stages, dealt round-robin, in runs, or by ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
 // (G blocks): the producer knows its tiles without a round trip to a global counter. Drawing
@@ -128,6 +129,7 @@ struct Design {
   static constexpr bool kThreadLoads = false;  // (the sweep) the producer's lanes fill a stage with cp.async, not one bulk copy
   static constexpr bool kRunStatus = false;  // (the sweep) a status word per run of K tiles, not per tile
   static constexpr int kPrefetchAhead = 0;  // (step 8: 1) with each load, the L2 is asked for the block's tile D loads ahead
+  static constexpr int kTicketTailRounds = 0;  // (the sweep) the last R rounds of tiles (and the part round) drawn by ticket, not dealt
   static constexpr unsigned kPrefetchBytes = ~0u;  // (the sweep) ... of which only the first this many bytes
   static constexpr bool kPrefixWarp = false;  // (the sweep) block 0 has one more warp: the grid's prefix warp
   static constexpr bool kPrefixLaneRuns = false;  // (the sweep) ... which reads a run of tiles per lane
@@ -211,6 +213,26 @@ using PrefetchNextTile = PrefetchAhead<1, SpreadStatus>;
 // L2's two halves as the data does (README: at 2^28 the fabric holds step 8 back on the H200).
 // Four words share a line again (packed, sixteen do), but no two share a sector.
 using SectorStatus = PrefetchAhead<1, Spread<2, 32>>;
+// The sweep: a prefetching design (step 9) whose tiles are dealt round-robin but for the last
+// kRounds full rounds and the part round after them, which the blocks draw by ticket, each a tile
+// ahead and prefetched (as TicketsAhead draws every tile). The question it asks: dealt
+// round-robin, every block takes the same number of tiles, and the blocks' last aggregates come
+// about 5 us apart (the timeline of --trace); does the launch wait for a straggler? No: drawn by
+// ticket, the last aggregates come half as far apart and the launch ends no sooner. It ends one
+// look-back after the last aggregate, whoever reduced it (README: the end of a launch).
+template <int kRounds, typename Base>
+struct TicketTail : Base {
+  static_assert(Base::kPrefetchAhead == 1 && Base::kTilesPerLookBack == 1 && !Base::kTicketedTiles && !Base::kChunkedTiles &&
+                    !Base::kThreadLoads,
+                "round-robin tiles, prefetched a tile ahead by one bulk copy");
+  static constexpr int kTicketTailRounds = kRounds;
+};
+// The tiles dealt round-robin when the last `tail_rounds` full rounds (and the part round) of a
+// grid of `grid` blocks are drawn by ticket: whole rounds, the same number for every block.
+__host__ __device__ constexpr unsigned long long dealt_tiles(unsigned long long tiles, unsigned long long grid, int tail_rounds) {
+  return tiles / grid > static_cast<unsigned long long>(tail_rounds) ? (tiles / grid - tail_rounds) * grid : 0;
+}
+
 // The sweep and a diagnostic: a prefetching design with its tiles drawn by ticket, each drawn a
 // tile ahead, right after the load before it is issued, and prefetched at once: the producer
 // knows its next tile a load early, as when tiles are dealt round-robin, and slow SMs draw fewer.
@@ -512,14 +534,18 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
     tile = blockIdx.x * per_block;
     chunk_end = tile + per_block < layout.tiles ? tile + per_block : layout.tiles;
   }
-  // (tickets drawn a tile ahead) the tile this producer loads next
+  // (tickets drawn a tile ahead, or a tail of tickets) the tile this producer loads next
   constexpr bool kTicketAhead = Design::kTicketedTiles && Design::kPrefetchAhead > 0;
-  unsigned long long drawn_ahead = kTicketAhead ? __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0) : 0;
+  constexpr bool kTail = Design::kTicketTailRounds > 0;
+  const unsigned long long dealt = kTail ? dealt_tiles(layout.tiles, gridDim.x, Design::kTicketTailRounds) : 0;
+  unsigned long long drawn_ahead = 0;
+  if (kTicketAhead) drawn_ahead = __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
+  if (kTail) drawn_ahead = dealt > 0 ? blockIdx.x : __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
   for (RingPosition at;; at.advance(stage_count), tile = Design::kChunkedTiles ? tile + 1 : next_tile(tile)) {
     if (Design::kChunkedTiles && tile >= chunk_end) tile = layout.tiles;
     const int s = at.stage;
     if (at.round > 0) wait_phase(&control.empty[s], at.parity ^ 1u, dog, tile);  // the previous round's store has read it
-    if constexpr (kTicketAhead) tile = drawn_ahead;
+    if constexpr (kTicketAhead || kTail) tile = drawn_ahead;
     else if constexpr (Design::kTicketedTiles)  // a ticket per run of K tiles (K = 1: per tile)
       if (tile % K == 0) tile = K * __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
     if (tile >= layout.tiles) {
@@ -558,6 +584,7 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
       if constexpr (Design::kPrefetchAhead > 0) {
         unsigned long long ahead = tile;
         if constexpr (kTicketAhead) ahead = drawn_ahead = ticket.draw();
+        else if constexpr (kTail) ahead = drawn_ahead = tile + gridDim.x < dealt ? tile + gridDim.x : dealt + ticket.draw();
         else
           for (int i = 0; i < Design::kPrefetchAhead; ++i) ahead = next_tile(ahead);
         if (ahead < layout.tiles) {
@@ -570,7 +597,7 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
     } else {
       arrive(&control.full[s]);
     }
-    if constexpr (kTicketAhead) drawn_ahead = __shfl_sync(ch03::kFullWarp, drawn_ahead, 0);
+    if constexpr (kTicketAhead || kTail) drawn_ahead = __shfl_sync(ch03::kFullWarp, drawn_ahead, 0);
   }
 }
 
@@ -1362,8 +1389,10 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   constexpr int K = Design::kTilesPerLookBack;  // a block takes runs of K tiles
   const unsigned long long runs = (layout.tiles + K - 1) / K;
   const unsigned grid = static_cast<unsigned>(std::min<unsigned long long>(runs, launch.resident_blocks));
+  // the tickets: every run (tiles by ticket), or the tail's tiles, numbered from the first one not dealt
+  const unsigned long long tickets = Design::kTicketTailRounds > 0 ? layout.tiles - dealt_tiles(layout.tiles, grid, Design::kTicketTailRounds) : runs;
   kernel<<<grid, Design::kBlockThreads, launch.geometry.stages * kTileBytes, stream>>>(in, out, layout, launch.geometry.stages,
-                                                                             launch.geometry.lag, status, PersistentTicket{lease.ticket, runs}, trace,
+                                                                             launch.geometry.lag, status, PersistentTicket{lease.ticket, tickets}, trace,
                                                                              sg::watchdog());
   SG_CHECK_LAUNCH();
 }
