@@ -57,7 +57,7 @@ void persistent_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
   static const unsigned resident = sg::resident_blocks(kernel, Config::kThreads);
   const ch09::EpochLease lease = ch09::lease_epoch_words<sizeof(ch08::PackedWord<T>)>(tiles, stream);
   const ch09::EpochStatus<T> status{static_cast<ch08::PackedWord<T>*>(lease.words), lease.epoch};
-  const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+  const unsigned grid = persistent_grid(tiles, resident);
   kernel<<<grid, Config::kThreads, 0, stream>>>(in, out, n, status, PersistentTicket{lease.ticket, tiles}, sg::watchdog());
   SG_CHECK_LAUNCH();
 }

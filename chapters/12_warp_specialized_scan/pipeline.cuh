@@ -160,4 +160,20 @@ struct PersistentTicket {
   }
 };
 
+// (testing) The most blocks one launch of this chapter's persistent grids may have; 0: as many as
+// the GPU holds at once. With a few blocks, a small array goes round every block's ring many
+// times, so that compute-sanitizer, too slow for large arrays, sees every stage reused
+// (main.cu --grid, test.cu). Tiles are dealt among the blocks there are, or drawn by them.
+inline unsigned& grid_limit() {
+  static unsigned limit = 0;
+  return limit;
+}
+
+// The grid of a launch: one block per tile (or run of tiles) up to the resident blocks, or the limit.
+inline unsigned persistent_grid(unsigned long long runs, unsigned resident) {
+  unsigned long long grid = runs < resident ? runs : resident;
+  if (grid_limit() > 0 && grid > grid_limit()) grid = grid_limit();
+  return static_cast<unsigned>(grid);
+}
+
 }  // namespace ch12

@@ -2,7 +2,7 @@
 // included, inclusive and exclusive); input and output at every misalignment, the same and
 // different (the bulk copies' heads and tails, and the ordinary-store path); launch after
 // launch at tile counts around multiples of the grid (the persistent ticket resets itself);
-// the epoch's wrap-around.
+// a grid of three blocks, each going round its ring; the epoch's wrap-around.
 #include "12_warp_specialized_scan/persistent.cuh"
 #include "12_warp_specialized_scan/variants.cuh"
 #include "12_warp_specialized_scan/warp_specialized.cuh"
@@ -67,6 +67,24 @@ TEST_SUITE("gpu") {
     for (const auto& variant : ch12::Chapter::variants<std::int32_t, sg::Sum>()) {
       if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/") || starts_with(variant.name, "diagnostic/")) continue;
       sg_test::check_repeated(variant, sizes, sg_test::repetitions(3, 10));
+    }
+  }
+
+  // Three blocks: each goes round its ring several times even at these small sizes, so every
+  // stage is handed back and refilled (at the GPU's full grid, only arrays of millions of
+  // elements do that). One-hot inputs at the first and last tile of a lap.
+  TEST_CASE_TEMPLATE("12: a grid of three blocks, each going round its ring", E, SG_FULL_ARRAY_TEST_ELEMENTS) {
+    using T = typename E::type;
+    struct GridLimit {
+      GridLimit() { ch12::grid_limit() = 3; }
+      ~GridLimit() { ch12::grid_limit() = 0; }
+    } three_blocks;
+    constexpr std::size_t kLap = 3 * ch12::kMaxStages;  // tiles after which every block has reused every stage
+    for (const auto& variant : ch12::Chapter::variants<T, typename E::op>()) {
+      if (starts_with(variant.name, "baseline/")) continue;
+      const std::size_t tile = boundary_of(variant);
+      sg_test::check_random(variant, {1, 3 * tile + 1, kLap * tile - 1, kLap * tile + 1, 3 * kLap * tile + 17});
+      sg_test::check_one_hot(variant, kLap * tile + 5, {0, tile - 1, (kLap - 1) * tile, kLap * tile + 4});
     }
   }
 

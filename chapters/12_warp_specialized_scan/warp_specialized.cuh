@@ -137,6 +137,7 @@ struct Design {
   static constexpr int kLagSlots = 0;  // (the sweep) ... and Q slots hand the lagging tiles to the look-back warps
   static constexpr bool kL2Hints = false;  // (the sweep) ... with L2 eviction priorities on the loads, rereads and stores
   static constexpr unsigned kFullArrivals = 32;  // arrivals that complete a stage's `full` phase (+ the bytes)
+  static constexpr bool kEveryThreadFrees = true;  // every compute thread arrives on a stage's `empty`, not thread 0 alone
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
 using BulkLoads = Design<0, false>;          // step 2
@@ -227,6 +228,19 @@ struct TicketTail : Base {
                 "round-robin tiles, prefetched a tile ahead by one bulk copy");
   static constexpr int kTicketTailRounds = kRounds;
 };
+// The sweep: a design whose stages are handed back to the producer by thread 0 alone, after the
+// compute warps' named barrier, as in the chapter's first builds. Every design since has each
+// compute thread arrive on `empty` once it is done with the stage: the same order, and the one
+// racecheck can follow. Racecheck reports this one's hand-over as hazards wherever a block goes
+// round its ring (README: what the sanitizer sees).
+template <typename Base>
+struct ThreadZeroFrees : Base {
+  static constexpr bool kEveryThreadFrees = false;
+};
+// The arrivals that complete a stage's `empty` phase.
+template <typename Design>
+inline constexpr unsigned kStageFreers = Design::kEveryThreadFrees ? kComputeThreads : 1;
+
 // The tiles dealt round-robin when the last `tail_rounds` full rounds (and the part round) of a
 // grid of `grid` blocks are drawn by ticket: whole rounds, the same number for every block.
 __host__ __device__ constexpr unsigned long long dealt_tiles(unsigned long long tiles, unsigned long long grid, int tail_rounds) {
@@ -471,7 +485,7 @@ template <typename T>
 struct Control {
   using Scan = ch05::BlockScan<T, kComputeThreads, kItems<T>, ComputeBarrier>;
   Mbarrier full[kMaxStages];      // the tile has landed          (the producer's lanes + the bytes)
-  Mbarrier empty[kMaxStages];     // the stage may be refilled    (one compute thread)
+  Mbarrier empty[kMaxStages];     // the stage may be refilled    (every compute thread)
   Mbarrier reduced[kMaxStages];   // the tile's aggregate is known (one compute thread)
   Mbarrier resolved[kMaxStages];  // the tile's prefix is known    (the look-back warp)
   unsigned long long tile_of[kMaxStages];
@@ -486,7 +500,7 @@ struct Control {
 struct LagRing {
   unsigned long long tile_of_slot[kMaxStages];
   Mbarrier reread_full[kMaxScanBuffers];   // the tile has landed again  (the re-reader's lanes + the bytes)
-  Mbarrier reread_empty[kMaxScanBuffers];  // the buffer may be refilled (one compute thread, once its store has read it)
+  Mbarrier reread_empty[kMaxScanBuffers];  // the buffer may be refilled (every compute thread, once its store has read it)
 };
 
 // A stage index and the parity of its current round, advanced together around the ring.
@@ -844,21 +858,32 @@ __device__ __forceinline__ void store_with_threads(T* aligned_out, const T* stag
   }
 }
 
-// The compute warps' state between tiles (thread 0's): which bulk stores may still be reading
-// which stages, oldest first. Up to P = kInFlight of them are left reading while the warps go
-// on (P = 1 until the sweep's stores in flight); the older ones are waited for and freed.
+// The compute warps' state between tiles (every thread's; thread 0's alone when only it frees
+// stages): which bulk stores may still be reading which stages, oldest first. Up to P =
+// kInFlight of them are left reading while the warps go on (P = 1 until the sweep's stores in
+// flight); the older ones are waited for and freed. Every index is a constant once the loops
+// are unrolled, so the list lives in registers, not in local memory.
 template <int kInFlight>
 struct StoreState {
   int pending[kInFlight + 1];
   int count = 0;
-  __device__ void push(int stage) { pending[count++] = stage; }
-  // frees the oldest stages until `keep` are left (their stores have read them: the caller
+  __device__ void push(int stage) {
+#pragma unroll
+    for (int i = 0; i <= kInFlight; ++i)
+      if (i == count) pending[i] = stage;
+    ++count;
+  }
+  // frees the oldest stages until `keep` are left (their stores have read them: thread 0
   // waited), arriving on their `empty` barriers (the lag in the L2: the scan buffers')
   __device__ void free_oldest(Mbarrier* empty, int keep) {
-    int freed = 0;
-    for (; count - freed > keep; ++freed) arrive(&empty[pending[freed]]);
-    for (int i = 0; i + freed < count; ++i) pending[i] = pending[i + freed];
-    count -= freed;
+#pragma unroll
+    for (int round = 0; round <= kInFlight; ++round) {
+      if (count <= keep) break;
+      arrive(&empty[pending[0]]);
+#pragma unroll
+      for (int i = 0; i < kInFlight; ++i) pending[i] = pending[i + 1];
+      --count;
+    }
   }
 };
 
@@ -884,32 +909,32 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
     const int t = static_cast<int>(threadIdx.x);
     for (std::size_t p = span.lo + t; p < span.core_lo && p < span.hi; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
     for (std::size_t p = span.core_hi + t; p < span.hi; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
-    if (threadIdx.x == 0) {
+    if (Design::kEveryThreadFrees || threadIdx.x == 0) {
       // the store committed before this one has read its stage: free that stage, if step 6
       // has not already. (This one's stage is freed after the next store, or in step 6 after
-      // the next reduce: waiting for it now would stall the warps.)
-      // The threads' ordinary reads of this stage (head and tail) end before the next tile's
-      // barrier, which the stage's release follows.
+      // the next reduce: waiting for it now would stall the warps.) Every thread arrives once
+      // done with the stage (its ordinary reads above: head and tail), thread 0 once the bulk
+      // store has read it too. (Thread 0 alone: the next tile's barrier orders the others'.)
       stores.push(s);
-      wait_bulk_store_reads<Design::kStoresInFlight>();
+      if (threadIdx.x == 0) wait_bulk_store_reads<Design::kStoresInFlight>();
       stores.free_oldest(empty, Design::kStoresInFlight);
     }
   } else {
     store_with_threads(aligned_out, stage, span, span.lo, span.hi, layout.same_alignment);
     ComputeBarrier::sync();  // every thread has read the stage
-    if (threadIdx.x == 0) arrive(&empty[s]);
+    if (Design::kEveryThreadFrees || threadIdx.x == 0) arrive(&empty[s]);
   }
 }
 
 // Step 6: the last bulk store has been issued a reduce ago, long enough for the copy engine to
 // have read its 16 KiB: wait for that (rarely a wait at all) and hand the stage back now, not a
 // whole tile later at the next store. The stage starts loading a tile sooner: one more stage
-// of bytes in flight (README: Little's law). Thread 0, after the reduce's barrier, which every
-// thread's reads of that stage (its head and tail) precede.
+// of bytes in flight (README: Little's law). Every compute thread, thread 0 after its wait (or
+// thread 0 alone, after the reduce's barrier, which every thread's reads of that stage precede).
 template <typename Design, typename Stores>
 __device__ __forceinline__ void release_stored_stage(Mbarrier* empty, Stores& stores) {
   if (stores.count < Design::kStoresInFlight) return;
-  wait_bulk_store_reads<Design::kStoresInFlight - 1>();
+  if (threadIdx.x == 0) wait_bulk_store_reads<Design::kStoresInFlight - 1>();
   stores.free_oldest(empty, Design::kStoresInFlight - 1);
 }
 
@@ -1055,8 +1080,9 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         control.aggregate[s] = total;
         if constexpr (Design::kTrace) clock.last_reduced_ns = sg::global_time_ns();
         arrive(&control.reduced[s]);
-        if constexpr (Design::kEarlyRelease) release_stored_stage<Design>(control.empty, stores);
+        if constexpr (Design::kEarlyRelease && !Design::kEveryThreadFrees) release_stored_stage<Design>(control.empty, stores);
       }
+      if constexpr (Design::kEarlyRelease && Design::kEveryThreadFrees) release_stored_stage<Design>(control.empty, stores);
       if (++reduced_ahead > lag) scan_and_store();
       else ComputeBarrier::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
     }
@@ -1131,7 +1157,13 @@ __device__ void compute_with_lag_in_l2(T* __restrict__ out, const Layout& layout
       ring.tile_of_slot[q] = tile;
       if constexpr (Design::kTrace) clock.last_reduced_ns = sg::global_time_ns();
       arrive(&control.reduced[q]);  // the look-back warp's and the re-reader's cue
-      arrive(&control.empty[s]);    // the stage loads the next tile now, not L tiles later
+      if constexpr (!Design::kEveryThreadFrees) {
+        arrive(&control.empty[s]);  // the stage loads the next tile now, not L tiles later
+        release_stored_stage<Design>(ring.reread_empty, stores);
+      }
+    }
+    if constexpr (Design::kEveryThreadFrees) {
+      arrive(&control.empty[s]);  // the stage loads the next tile now, not L tiles later
       release_stored_stage<Design>(ring.reread_empty, stores);
     }
     if (++reduced_ahead > lag) scan_and_store();
@@ -1186,7 +1218,7 @@ __device__ void run_with_lag_in_l2(const T* __restrict__ in, T* __restrict__ out
   if (threadIdx.x == 0) {
     for (int s = 0; s < load_stages; ++s) {
       init_mbarrier(&control.full[s], Design::kFullArrivals);
-      init_mbarrier(&control.empty[s], 1);
+      init_mbarrier(&control.empty[s], kStageFreers<Design>);
     }
     for (int q = 0; q < Design::kLagSlots; ++q) {
       init_mbarrier(&control.reduced[q], 1);
@@ -1194,7 +1226,7 @@ __device__ void run_with_lag_in_l2(const T* __restrict__ in, T* __restrict__ out
     }
     for (int b = 0; b < Design::kScanBuffers; ++b) {
       init_mbarrier(&ring.reread_full[b], 32);
-      init_mbarrier(&ring.reread_empty[b], 1);
+      init_mbarrier(&ring.reread_empty[b], kStageFreers<Design>);
     }
     fence_mbarrier_init();
   }
@@ -1226,7 +1258,7 @@ __global__ void __launch_bounds__(Design::kBlockThreads, 2)
     if (threadIdx.x == 0) {
       for (int s = 0; s < stage_count; ++s) {
         init_mbarrier(&control.full[s], Design::kFullArrivals);
-        init_mbarrier(&control.empty[s], 1);
+        init_mbarrier(&control.empty[s], kStageFreers<Design>);
         init_mbarrier(&control.reduced[s], 1);
         init_mbarrier(&control.resolved[s], 1);
       }
@@ -1388,7 +1420,7 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   status.epoch = lease.epoch;
   constexpr int K = Design::kTilesPerLookBack;  // a block takes runs of K tiles
   const unsigned long long runs = (layout.tiles + K - 1) / K;
-  const unsigned grid = static_cast<unsigned>(std::min<unsigned long long>(runs, launch.resident_blocks));
+  const unsigned grid = persistent_grid(runs, launch.resident_blocks);
   // the tickets: every run (tiles by ticket), or the tail's tiles, numbered from the first one not dealt
   const unsigned long long tickets = Design::kTicketTailRounds > 0 ? layout.tiles - dealt_tiles(layout.tiles, grid, Design::kTicketTailRounds) : runs;
   kernel<<<grid, Design::kBlockThreads, launch.geometry.stages * kTileBytes, stream>>>(in, out, layout, launch.geometry.stages,
