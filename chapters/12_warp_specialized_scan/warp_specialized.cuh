@@ -232,7 +232,7 @@ struct TicketTail : Base {
 // compute warps' named barrier, as in the chapter's first builds. Every design since has each
 // compute thread arrive on `empty` once it is done with the stage: the same order, and the one
 // racecheck can follow. Racecheck reports this one's hand-over as hazards wherever a block goes
-// round its ring (README: what the sanitizer sees).
+// round its ring (README: Correctness, racecheck and the hand-over of a stage).
 template <typename Base>
 struct ThreadZeroFrees : Base {
   static constexpr bool kEveryThreadFrees = false;
