@@ -200,7 +200,7 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<StatusPerPair>("sweep/7_spread_status/status_per_pair", options, device) &&
                   print_trace_rows<PrefetchNextTile>("8_prefetch_next_tile/inclusive", options, device) &&
                   print_trace_rows<SectorStatus>("9_sector_status/inclusive", options, device) &&
-                  print_trace_rows<PrefetchAhead<1, Design<2, true, true, 1, 1, 2, 0, 32>>>("sweep/9_sector_status/64_tiles_per_look", options, device) &&
+                  print_trace_rows<SectorStatusWideLooks>("sweep/9_sector_status/64_tiles_per_look", options, device) &&
                   print_trace_rows<TicketTail<2, SectorStatus>>("sweep/9_sector_status/ticket_tail/2_rounds", options, device) &&
                   print_trace_rows<TicketsAhead<PrefetchNextTile>>("sweep/8_prefetch_next_tile/tiles_by_ticket", options, device) &&
                   print_trace_rows<PublishPassedTiles<4, PrefetchNextTile>>("sweep/8_prefetch_next_tile/publish_passed_tiles", options, device) &&

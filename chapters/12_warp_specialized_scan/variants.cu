@@ -112,7 +112,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/8_prefetch_next_tile/half_of_the_tile_prefetched", warp_specialized_scan<T, Op, false, PrefetchAhead<1, SpreadStatus, 8192>, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/16_bytes_per_status", warp_specialized_scan<T, Op, false, PrefetchAhead<1, Spread<2, 16>>, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/ticket_tail/2_rounds", warp_specialized_scan<T, Op, false, TicketTail<2, SectorStatus>, device_geometry<T>>, inclusive, model},
-        {"sweep/9_sector_status/64_tiles_per_look", warp_specialized_scan<T, Op, false, PrefetchAhead<1, Design<2, true, true, 1, 1, 2, 0, 32>>, device_geometry<T>>, inclusive, model},
+        {"sweep/9_sector_status/64_tiles_per_look", warp_specialized_scan<T, Op, false, SectorStatusWideLooks, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/thread_0_frees_its_stages", warp_specialized_scan<T, Op, false, ThreadZeroFrees<SectorStatus>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/6_stages/lag=4", warp_specialized_scan<T, Op, false, PrefetchNextTile, ring<2, 6, 4>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/first_512_tiles_look_256", warp_specialized_scan<T, Op, false, WideFirstLooks<512, 8, PrefetchNextTile>, device_geometry<T>>, inclusive, model},

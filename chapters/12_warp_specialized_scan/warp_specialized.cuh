@@ -237,9 +237,15 @@ template <typename Base>
 struct ThreadZeroFrees : Base {
   static constexpr bool kEveryThreadFrees = false;
 };
-// The arrivals that complete a stage's `empty` phase.
+// The arrivals that complete a stage's `empty` phase, and whether this compute thread is one of them.
 template <typename Design>
 inline constexpr unsigned kStageFreers = Design::kEveryThreadFrees ? kComputeThreads : 1;
+template <typename Design>
+__device__ __forceinline__ bool frees_stages() {
+  return Design::kEveryThreadFrees || threadIdx.x == 0;
+}
+// The sweep: step 9 with 64 tiles per look (chapter 09's kTilesPerLane = 2: two loads per lane).
+using SectorStatusWideLooks = PrefetchAhead<1, Design<2, true, true, 1, 1, 2, 0, 32>>;
 
 // The tiles dealt round-robin when the last `tail_rounds` full rounds (and the part round) of a
 // grid of `grid` blocks are drawn by ticket: whole rounds, the same number for every block.
@@ -553,8 +559,8 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
   constexpr bool kTail = Design::kTicketTailRounds > 0;
   const unsigned long long dealt = kTail ? dealt_tiles(layout.tiles, gridDim.x, Design::kTicketTailRounds) : 0;
   unsigned long long drawn_ahead = 0;
-  if (kTicketAhead) drawn_ahead = __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
-  if (kTail) drawn_ahead = dealt > 0 ? blockIdx.x : __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
+  if constexpr (kTicketAhead) drawn_ahead = __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
+  if constexpr (kTail) drawn_ahead = dealt > 0 ? blockIdx.x : __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
   for (RingPosition at;; at.advance(stage_count), tile = Design::kChunkedTiles ? tile + 1 : next_tile(tile)) {
     if (Design::kChunkedTiles && tile >= chunk_end) tile = layout.tiles;
     const int s = at.stage;
@@ -909,7 +915,7 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
     const int t = static_cast<int>(threadIdx.x);
     for (std::size_t p = span.lo + t; p < span.core_lo && p < span.hi; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
     for (std::size_t p = span.core_hi + t; p < span.hi; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
-    if (Design::kEveryThreadFrees || threadIdx.x == 0) {
+    if (frees_stages<Design>()) {
       // the store committed before this one has read its stage: free that stage, if step 6
       // has not already. (This one's stage is freed after the next store, or in step 6 after
       // the next reduce: waiting for it now would stall the warps.) Every thread arrives once
@@ -922,7 +928,7 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
   } else {
     store_with_threads(aligned_out, stage, span, span.lo, span.hi, layout.same_alignment);
     ComputeBarrier::sync();  // every thread has read the stage
-    if (Design::kEveryThreadFrees || threadIdx.x == 0) arrive(&empty[s]);
+    if (frees_stages<Design>()) arrive(&empty[s]);
   }
 }
 
@@ -1080,9 +1086,9 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         control.aggregate[s] = total;
         if constexpr (Design::kTrace) clock.last_reduced_ns = sg::global_time_ns();
         arrive(&control.reduced[s]);
-        if constexpr (Design::kEarlyRelease && !Design::kEveryThreadFrees) release_stored_stage<Design>(control.empty, stores);
       }
-      if constexpr (Design::kEarlyRelease && Design::kEveryThreadFrees) release_stored_stage<Design>(control.empty, stores);
+      if constexpr (Design::kEarlyRelease)
+        if (frees_stages<Design>()) release_stored_stage<Design>(control.empty, stores);
       if (++reduced_ahead > lag) scan_and_store();
       else ComputeBarrier::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
     }
@@ -1157,12 +1163,8 @@ __device__ void compute_with_lag_in_l2(T* __restrict__ out, const Layout& layout
       ring.tile_of_slot[q] = tile;
       if constexpr (Design::kTrace) clock.last_reduced_ns = sg::global_time_ns();
       arrive(&control.reduced[q]);  // the look-back warp's and the re-reader's cue
-      if constexpr (!Design::kEveryThreadFrees) {
-        arrive(&control.empty[s]);  // the stage loads the next tile now, not L tiles later
-        release_stored_stage<Design>(ring.reread_empty, stores);
-      }
     }
-    if constexpr (Design::kEveryThreadFrees) {
+    if (frees_stages<Design>()) {
       arrive(&control.empty[s]);  // the stage loads the next tile now, not L tiles later
       release_stored_stage<Design>(ring.reread_empty, stores);
     }
