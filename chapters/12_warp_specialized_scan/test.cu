@@ -17,10 +17,11 @@ TEST_CASE_TEMPLATE("12: the variant list is well-formed", E, SG_FULL_ARRAY_TEST_
 }
 
 TEST_CASE("12: a tile is whole 16-byte vectors and a power of two of them per thread") {
-  CHECK(ch12::kTileBytes % 128 == 0);  // every stage starts 128-byte aligned
+  CHECK(ch12::kTileBytes<ch12::SectorStatus> % 128 == 0);  // every stage starts 128-byte aligned
+  CHECK(ch12::kTileBytes<ch12::WholeSmTicketTail> == 2 * ch12::kTileBytes<ch12::SectorStatus>);
   CHECK(ch12::kItems<std::int32_t> * sizeof(std::int32_t) % 16 == 0);
   CHECK(ch12::kItems<std::int64_t> * sizeof(std::int64_t) % 16 == 0);
-  CHECK(ch12::kTileItems<float> == ch12::kTileItems<std::int32_t>);
+  CHECK(ch12::kTileItems<float, ch12::SectorStatus> == ch12::kTileItems<std::int32_t, ch12::SectorStatus>);
 }
 
 namespace {
@@ -28,11 +29,13 @@ namespace {
 bool starts_with(const std::string& name, const char* prefix) { return name.rfind(prefix, 0) == 0; }
 
 // The tile whose boundaries break a variant: step 1 and chapter 09 use chapter 09's tuned
-// tile, CUB one close to it, steps 2-9 and the sweep the 16 KiB tile of this chapter.
+// tile, CUB one close to it, steps 2-9 and the sweep the 16 KiB tile of this chapter, step 10
+// (and its sweep row) the 32 KiB one.
 template <typename T, typename Op>
 std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
   if (starts_with(variant.name, "1_") || starts_with(variant.name, "baseline/")) return ch09::kTunedTileItems<T, ch09::Tuned>;
-  return ch12::kTileItems<T>;
+  if (starts_with(variant.name, "10_") || starts_with(variant.name, "sweep/10_")) return ch12::kTileItems<T, ch12::WholeSmTicketTail>;
+  return ch12::kTileItems<T, ch12::SectorStatus>;
 }
 
 }  // namespace
@@ -61,9 +64,10 @@ TEST_SUITE("gpu") {
   TEST_CASE("12: launch after launch, large after small: the ticket and the status words are never cleared") {
     const std::size_t sms = static_cast<std::size_t>(sg::require_device().sm_count);
     std::vector<std::size_t> sizes = {33, 1, (std::size_t{30} << 20) + 3};
-    // tile counts just below and above one and four tiles per SM
-    for (std::size_t multiple : {std::size_t{1}, std::size_t{4}})
-      for (long long delta : {-7LL, 7LL}) sizes.push_back(static_cast<std::size_t>(static_cast<long long>(multiple * sms * ch12::kTileItems<std::int32_t>) + delta));
+    // tile counts just below and above one and four tiles per SM (of steps 2-9's tile and step 10's)
+    for (std::size_t tile : {ch12::kTileItems<std::int32_t, ch12::SectorStatus>, ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>})
+      for (std::size_t multiple : {std::size_t{1}, std::size_t{4}})
+        for (long long delta : {-7LL, 7LL}) sizes.push_back(static_cast<std::size_t>(static_cast<long long>(multiple * sms * tile) + delta));
     for (const auto& variant : ch12::Chapter::variants<std::int32_t, sg::Sum>()) {
       if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/") || starts_with(variant.name, "diagnostic/")) continue;
       sg_test::check_repeated(variant, sizes, sg_test::repetitions(3, 10));
@@ -92,12 +96,13 @@ TEST_SUITE("gpu") {
     ch09_test::check_epoch_wraparound<ch12::Chapter>("6_early_release/inclusive", "6_early_release/exclusive");
     ch09_test::check_epoch_wraparound<ch12::Chapter>("7_spread_status/inclusive", "7_spread_status/exclusive");  // its words a line apart
     ch09_test::check_epoch_wraparound<ch12::Chapter>("9_sector_status/inclusive", "9_sector_status/exclusive");  // a sector apart
+    ch09_test::check_epoch_wraparound<ch12::Chapter>("10_one_block_per_SM/inclusive", "10_one_block_per_SM/exclusive");  // 32 KiB tiles
   }
 
 
   TEST_CASE("12: the GPU runs the warp-specialized kernel, or the program says it falls back") {
     const sg::DeviceInfo device = sg::require_device();
     if (device.major >= 9) CHECK_MESSAGE(ch12::runs_bulk_copy_kernel(), "an sm_90 GPU, but the kernel has no sm_90 code: build for 90");
-    else MESSAGE("sm_", device.major, device.minor, ": steps 2-9 run chapter 09's v4 (no bulk copies before sm_90)");
+    else MESSAGE("sm_", device.major, device.minor, ": steps 2-10 run chapter 09's v4 (no bulk copies before sm_90)");
   }
 }

@@ -1,5 +1,5 @@
 // Chapter 12 - where the time goes (main.cu --trace): the copy through the stages by ticket,
-// steps 5 to 9, and the sweep's tile pairs, two look-back warps with packed status words, one
+// steps 5 to 10 (and step 10 dealt), and the sweep's tile pairs, two look-back warps with packed status words, one
 // with spread words, tiles by ticket (step 6; step 8's, drawn a tile ahead), a status word per
 // pair of tiles, look-backs that publish the P's of the tiles they passed (spread and packed
 // status words), the grid's prefix warp (spread and packed status words; 16 slabs a round; a run
@@ -128,7 +128,7 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
   constexpr auto kScan = launch_warp_specialized<T, sg::Sum, false, Traced<D>, kGeometry>;
   const Geometry geometry = kGeometry(device_limits(device.ordinal));
   std::printf("\n--trace: %s, int32 sum, %d blocks/SM x %d SMs, %d stages of %d KiB, lag %d, %d tiles per look, %d tiles per look-back\n", name,
-              geometry.blocks_per_sm, device.sm_count, geometry.stages, kTileBytes / 1024, geometry.lag, 32 * D::kLookBackTilesPerLane,
+              geometry.blocks_per_sm, device.sm_count, geometry.stages, kTileBytes<D> / 1024, geometry.lag, 32 * D::kLookBackTilesPerLane,
               D::kTilesPerLookBack);
   if (D::kScanBuffers > 0)
     std::printf("(the lag in the L2: %d of the stages load, %d are scan buffers; %d slots)\n", geometry.stages - D::kScanBuffers, D::kScanBuffers,
@@ -164,7 +164,7 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
       return false;
     }
     auto ratio = [](unsigned long long a, unsigned long long b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); };
-    const double tiles = static_cast<double>((n + kTileItems<T> - 1) / kTileItems<T>);
+    const double tiles = static_cast<double>((n + kTileItems<T, D> - 1) / kTileItems<T, D>);
     const double compute = static_cast<double>(sum.compute_ns);
     const unsigned long long looks = sum.lookback_windows + sum.lookback_repolls;
     const double lookback_ns = ratio(sum.lookback_ns, sum.lookbacks), block_ns = ratio(sum.compute_ns, sum.lookbacks);
@@ -200,6 +200,8 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<StatusPerPair>("sweep/7_spread_status/status_per_pair", options, device) &&
                   print_trace_rows<PrefetchNextTile>("8_prefetch_next_tile/inclusive", options, device) &&
                   print_trace_rows<SectorStatus>("9_sector_status/inclusive", options, device) &&
+                  print_trace_rows<WholeSmTicketTail, whole_sm_geometry<std::int32_t>>("10_one_block_per_SM/inclusive", options, device) &&
+                  print_trace_rows<WholeSm<SectorStatus>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/dealt", options, device) &&
                   print_trace_rows<SectorStatusWideLooks>("sweep/9_sector_status/64_tiles_per_look", options, device) &&
                   print_trace_rows<TicketTail<2, SectorStatus>>("sweep/9_sector_status/ticket_tail/2_rounds", options, device) &&
                   print_trace_rows<TicketsAhead<PrefetchNextTile>>("sweep/8_prefetch_next_tile/tiles_by_ticket", options, device) &&

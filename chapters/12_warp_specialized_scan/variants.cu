@@ -1,12 +1,13 @@
 // Chapter 12 - the variant list, in the order of the lesson:
-//   1_persistent_grid ... 9_sector_status  the ladder: each step adds one idea to the one before
+//   1_persistent_grid ... 10_one_block_per_SM
+//                                          the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
 //   diagnostic/...                         step 6 or 8 without the look-back (tile-local),
 //                                          dealt round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
 //                                          copy): what the data path can do
-//   sweep/...                              int32 sums only: step 6, 7, 8 or 9 with one knob changed
+//   sweep/...                              int32 sums only: step 6, 7, 8, 9 or 10 with one knob changed
 //                                          (blocks per SM, stages and lag, tiles per look,
 //                                          sleep between looks, look-back warps, status words
 //                                          packed or spread, runs of tiles, a status word per
@@ -54,9 +55,11 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"8_prefetch_next_tile/exclusive", warp_specialized_scan<T, Op, true, PrefetchNextTile, device_geometry<T>>, exclusive, model},
       {"9_sector_status/inclusive", warp_specialized_scan<T, Op, false, SectorStatus, device_geometry<T>>, inclusive, model},
       {"9_sector_status/exclusive", warp_specialized_scan<T, Op, true, SectorStatus, device_geometry<T>>, exclusive, model},
-      {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T>},
-      {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T>},
-      {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T>},
+      {"10_one_block_per_SM/inclusive", warp_specialized_scan<T, Op, false, WholeSmTicketTail, whole_sm_geometry<T>>, inclusive, model},
+      {"10_one_block_per_SM/exclusive", warp_specialized_scan<T, Op, true, WholeSmTicketTail, whole_sm_geometry<T>>, exclusive, model},
+      {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
+      {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
+      {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/copy_through_stages", warp_specialized_scan<T, Op, false, CopyThrough<>, device_geometry<T>>, sg::Computes::Copy, model},
       {"diagnostic/copy_through_stages/1_block_per_SM/13_stages", warp_specialized_scan<T, Op, false, CopyThrough<>, ring<1, 13, 1>>, sg::Computes::Copy, model},
       {"diagnostic/copy_through_stages/2_blocks_per_SM/4_stages", warp_specialized_scan<T, Op, false, CopyThrough<>, ring<2, 4, 1>>, sg::Computes::Copy, model},
@@ -112,6 +115,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/8_prefetch_next_tile/half_of_the_tile_prefetched", warp_specialized_scan<T, Op, false, PrefetchAhead<1, SpreadStatus, 8192>, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/16_bytes_per_status", warp_specialized_scan<T, Op, false, PrefetchAhead<1, Spread<2, 16>>, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/ticket_tail/2_rounds", warp_specialized_scan<T, Op, false, TicketTail<2, SectorStatus>, device_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/dealt", warp_specialized_scan<T, Op, false, WholeSm<SectorStatus>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/64_tiles_per_look", warp_specialized_scan<T, Op, false, SectorStatusWideLooks, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/thread_0_frees_its_stages", warp_specialized_scan<T, Op, false, ThreadZeroFrees<SectorStatus>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/6_stages/lag=4", warp_specialized_scan<T, Op, false, PrefetchNextTile, ring<2, 6, 4>>, inclusive, model},
@@ -123,8 +127,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/lag_in_L2/L2_hints/lag=5", warp_specialized_scan<T, Op, false, LagInL2<2, 16, true, PrefetchNextTile>, device_geometry_with_lag<T, 5>>, inclusive, model},
         {"sweep/lag_in_L2/tiles_by_ticket/lag=5", warp_specialized_scan<T, Op, false, TicketsAhead<LagInL2<2, 16, false, PrefetchNextTile>>, device_geometry_with_lag<T, 5>>, inclusive, model},
         // (int32 sums only, to keep the build small) step 8's data path without the look-back
-        {"diagnostic/8_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBackOf<PrefetchNextTile>, device_geometry<T>>, inclusive, model, kTileItems<T>},
-        {"diagnostic/8_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketsAhead<WithoutLookBackOf<PrefetchNextTile>>, device_geometry<T>>, inclusive, model, kTileItems<T>},
+        {"diagnostic/8_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBackOf<PrefetchNextTile>, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
+        {"diagnostic/8_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketsAhead<WithoutLookBackOf<PrefetchNextTile>>, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
     };
     variants.insert(variants.end(), sweep.begin(), sweep.end());
   }

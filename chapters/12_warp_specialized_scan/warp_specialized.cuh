@@ -1,4 +1,4 @@
-// Chapter 12, steps 2-9 - the warp-specialized single-pass scan.
+// Chapter 12, steps 2-10 - the warp-specialized single-pass scan.
 //
 // A persistent block (step 1) whose warps split the work:
 //
@@ -33,8 +33,11 @@
 //                       bytes come from DRAM a tile earlier, and its load finds them in the L2
 //   9  sector status    step 8 with each status word on a 32-byte sector of its own instead of
 //                       a line: a look reads 8 lines, not 32, and asks the L2's fabric less
+//   10 one block per SM step 9 with one block of 16 compute warps per SM and a 32 KiB tile: half
+//                       the tiles, so half the look-backs for the same bytes; its last two
+//                       rounds of tiles drawn by ticket (dealt, the blocks' ends spread out)
 //
-// The sweep and the diagnostics (variants.cu) change one knob of step 6, 7, 8 or 9 each: W
+// The sweep and the diagnostics (variants.cu) change one knob of step 6, 7, 8, 9 or 10 each: W
 // look-back warps taking turns, status words packed or spread, runs of K tiles per block of which
 // only the first looks back, or with one status word per run, P bulk stores left reading, stages
 // filled by the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket (once a
@@ -94,17 +97,19 @@ inline constexpr int kMaxStages = 24;
 inline constexpr int kMaxScanBuffers = 4;  // (the sweep's lag in the L2)
 inline constexpr unsigned long long kNoTile = ~0ull;  // what the producer hands on when its tiles run out
 
-// The compile-time shape of a block: 8 compute warps of 64 bytes per thread (16 int32 or
-// float, 8 int64): a 16 KiB tile, then the producer warp and the look-back warps.
-inline constexpr int kComputeWarps = 8;
-inline constexpr int kComputeThreads = kComputeWarps * 32;
+// The compile-time shape of a block: the compute warps, 64 bytes per thread (16 int32 or float,
+// 8 int64), then the producer warp and the look-back warps. A Design names its compute warps:
+// 8 in steps 2-9 (a 16 KiB tile, two blocks per SM), 16 in step 10 (a 32 KiB tile, one block).
 inline constexpr int kBytesPerThread = 64;
-inline constexpr int kTileBytes = kComputeThreads * kBytesPerThread;
 
 template <typename T>
 inline constexpr int kItems = kBytesPerThread / static_cast<int>(sizeof(T));
-template <typename T>
-inline constexpr std::size_t kTileItems = static_cast<std::size_t>(kComputeThreads) * kItems<T>;
+template <typename Design>
+inline constexpr int kComputeThreads = Design::kComputeWarps * 32;
+template <typename Design>
+inline constexpr int kTileBytes = kComputeThreads<Design> * kBytesPerThread;
+template <typename T, typename Design>
+inline constexpr std::size_t kTileItems = static_cast<std::size_t>(kComputeThreads<Design>) * kItems<T>;
 template <typename T>
 inline constexpr std::size_t kVector = 16 / sizeof(T);  // elements per 16 bytes
 
@@ -122,7 +127,9 @@ struct Design {
   static constexpr unsigned kPollDelayNs = kPollDelayNsOf;  // between looks at a window not yet ready
   static constexpr int kStatusBytes = kStatusBytesOf;  // 0: status words packed (chapter 09); B: one word per B bytes
   static constexpr bool kTrace = false;  // time the waits (Traced<Design>, main.cu --trace)
-  static constexpr int kBlockThreads = kComputeThreads + 32 * (1 + kLookBackWarps);  // then the producer, then the look-back warps
+  static constexpr int kComputeWarps = 8;  // a 16 KiB tile
+  static constexpr int kBlocksPerSm = 2;   // what the kernel is compiled for (its launch bounds)
+  static constexpr int kBlockThreads = 32 * (kComputeWarps + 1 + kLookBackWarps);  // then the producer, then the look-back warps
   static constexpr bool kCopyOnly = false;  // (diagnostic) the compute warps store each tile as it landed
   static constexpr bool kChunkedTiles = false;  // (diagnostic, no look-back) block b takes one contiguous run of tiles
   static constexpr bool kTicketedTiles = false;  // (the sweep) the producer draws each tile by ticket (step 1's) once a stage is free
@@ -228,6 +235,20 @@ struct TicketTail : Base {
                 "round-robin tiles, prefetched a tile ahead by one bulk copy");
   static constexpr int kTicketTailRounds = kRounds;
 };
+// Step 10: one block per SM with twice the compute warps (16), and so a tile of 32 KiB: half as
+// many tiles for the same bytes, and so half the look-backs, each asking the L2 for what step 9's
+// does. The block holds the SM's shared memory alone (whole_sm_geometry: 7 stages, a lag of 4).
+template <typename Base>
+struct WholeSm : Base {
+  static constexpr int kComputeWarps = 2 * Base::kComputeWarps;
+  static constexpr int kBlocksPerSm = 1;
+  static constexpr int kBlockThreads = Base::kBlockThreads + 32 * Base::kComputeWarps;
+};
+// With 132 blocks of 32 KiB tiles, dealt round-robin, the blocks' last aggregates came 7 us apart
+// at 2^26 on the H200 (step 9's: 5 us), and the last block ended the launch 5 us after the
+// median one: with tiles this large, the tiles a block takes at the end are worth drawing by
+// ticket (TicketTail, README: step 10).
+using WholeSmTicketTail = TicketTail<2, WholeSm<SectorStatus>>;  // step 10
 // The sweep: a design whose stages are handed back to the producer by thread 0 alone, after the
 // compute warps' named barrier, as in the chapter's first builds. Every design since has each
 // compute thread arrive on `empty` once it is done with the stage: the same order, and the one
@@ -239,7 +260,7 @@ struct ThreadZeroFrees : Base {
 };
 // The arrivals that complete a stage's `empty` phase, and whether this compute thread is one of them.
 template <typename Design>
-inline constexpr unsigned kStageFreers = Design::kEveryThreadFrees ? kComputeThreads : 1;
+inline constexpr unsigned kStageFreers = Design::kEveryThreadFrees ? kComputeThreads<Design> : 1;
 template <typename Design>
 __device__ __forceinline__ bool frees_stages() {
   return Design::kEveryThreadFrees || threadIdx.x == 0;
@@ -412,13 +433,13 @@ struct Layout {
 struct TileSpan {
   std::size_t first, lo, hi, core_lo, core_hi;
 };
-template <typename T>
+template <typename T, typename Design>
 __device__ __forceinline__ TileSpan tile_span(const Layout& layout, std::size_t tile) {
   TileSpan span;
-  span.first = tile * kTileItems<T>;
+  span.first = tile * kTileItems<T, Design>;
   span.lo = span.first > layout.shift ? span.first : layout.shift;
   const std::size_t end = layout.shift + layout.n;
-  span.hi = span.first + kTileItems<T> < end ? span.first + kTileItems<T> : end;
+  span.hi = span.first + kTileItems<T, Design> < end ? span.first + kTileItems<T, Design> : end;
   span.core_lo = (span.lo + kVector<T> - 1) / kVector<T> * kVector<T>;
   span.core_hi = span.hi / kVector<T> * kVector<T>;
   if (span.core_hi < span.core_lo) span.core_hi = span.core_lo;
@@ -485,11 +506,14 @@ __device__ __forceinline__ void write_stage(T* stage, const T (&items)[kItemsPer
 // ---- the block's shared state ----------------------------------------------------------------
 // The compute warps synchronise among themselves only (named barrier 1): the producer and the
 // look-back warp never wait for them, nor they for those, except through the mbarriers.
-using ComputeBarrier = NamedBarrier<1, kComputeThreads>;
+template <int kThreads>
+using ComputeBarrierOf = NamedBarrier<1, kThreads>;
+template <typename Design>
+using ComputeBarrier = ComputeBarrierOf<kComputeThreads<Design>>;
 
-template <typename T>
+template <typename T, int kComputeThreadsOfBlock>
 struct Control {
-  using Scan = ch05::BlockScan<T, kComputeThreads, kItems<T>, ComputeBarrier>;
+  using Scan = ch05::BlockScan<T, kComputeThreadsOfBlock, kItems<T>, ComputeBarrierOf<kComputeThreadsOfBlock>>;
   Mbarrier full[kMaxStages];      // the tile has landed          (the producer's lanes + the bytes)
   Mbarrier empty[kMaxStages];     // the stage may be refilled    (every compute thread)
   Mbarrier reduced[kMaxStages];   // the tile's aggregate is known (one compute thread)
@@ -500,6 +524,8 @@ struct Control {
   T prefix[kMaxStages];
   typename Scan::TempStorage reduce_storage, scan_storage;
 };
+template <typename T, typename Design>
+using ControlOf = Control<T, kComputeThreads<Design>>;
 
 // The lag held in the L2 (LagInL2): the slots' tiles (their A and P are Control's aggregate and
 // prefix, their barriers reduced and resolved), and the scan buffers' barriers.
@@ -529,16 +555,16 @@ struct RingPosition {
 // The positions of a tile outside its aligned middle, which the bulk copy does not bring: a few
 // elements at the array's two ends, the identity outside the array (first and last tile only).
 // The warp's lanes, with ordinary loads and stores.
-template <typename T, typename Op>
+template <typename T, typename Op, typename Design>
 __device__ __forceinline__ void fill_tile_ends(const T* aligned_in, TileSpan span, T* stage, int lane) {
   for (std::size_t p = span.first + lane; p < span.core_lo; p += 32)
     stage[p - span.first] = p >= span.lo && p < span.hi ? aligned_in[p] : Op::template identity<T>();
-  for (std::size_t p = span.core_hi + lane; p < span.first + kTileItems<T>; p += 32)
+  for (std::size_t p = span.core_hi + lane; p < span.first + kTileItems<T, Design>; p += 32)
     stage[p - span.first] = p < span.hi ? aligned_in[p] : Op::template identity<T>();
 }
 
 template <typename T, typename Op, typename Design>
-__device__ void produce(const T* __restrict__ in, const Layout& layout, T* stages, int stage_count, Control<T>& control,
+__device__ void produce(const T* __restrict__ in, const Layout& layout, T* stages, int stage_count, ControlOf<T, Design>& control,
                         const PersistentTicket& ticket, const sg::Watchdog& dog) {
   const int lane = ch03::lane_id();
   const T* aligned_in = in - layout.shift;  // virtual position 0: 16-byte aligned
@@ -576,9 +602,9 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
       for (unsigned a = 0; a < Design::kFullArrivals / 32; ++a) arrive(&control.full[s]);  // wakes the compute warps with "no more tiles"
       return;
     }
-    T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T>;
-    const TileSpan span = tile_span<T>(layout, tile);
-    fill_tile_ends<T, Op>(aligned_in, span, stage, lane);
+    T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T, Design>;
+    const TileSpan span = tile_span<T, Design>(layout, tile);
+    fill_tile_ends<T, Op, Design>(aligned_in, span, stage, lane);
     if constexpr (Design::kThreadLoads) {
       if (lane == 0) {
         control.tile_of[s] = tile;
@@ -608,7 +634,7 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
         else
           for (int i = 0; i < Design::kPrefetchAhead; ++i) ahead = next_tile(ahead);
         if (ahead < layout.tiles) {
-          const TileSpan later = tile_span<T>(layout, ahead);
+          const TileSpan later = tile_span<T, Design>(layout, ahead);
           unsigned later_bytes = static_cast<unsigned>((later.core_hi - later.core_lo) * sizeof(T));
           if (later_bytes > Design::kPrefetchBytes) later_bytes = Design::kPrefetchBytes;
           if (later_bytes > 0) ch09::prefetch_l2(aligned_in + later.core_lo, later_bytes);
@@ -634,8 +660,8 @@ __device__ __forceinline__ void add_lookback_trace(Trace* trace, unsigned long l
 // Tells the look-back warps that wait at the `count` ring positions after `last` that the tiles
 // have run out (the compute warps, thread 0). tile_of: the stages' tiles (the slots' with the lag
 // in the L2).
-template <typename T>
-__device__ __forceinline__ void stop_look_back_warps(Control<T>& control, unsigned long long* tile_of, RingPosition last, int count,
+template <typename ControlT>
+__device__ __forceinline__ void stop_look_back_warps(ControlT& control, unsigned long long* tile_of, RingPosition last, int count,
                                                      int stage_count) {
   for (int i = 0; i < count; ++i) {
     last.advance(stage_count);
@@ -651,7 +677,7 @@ __device__ __forceinline__ void stop_look_back_warps(Control<T>& control, unsign
 // With W look-back warps (step 7: two), warp w takes ring positions w, w + W, w + 2W, ...
 // The positions are the stages' (tile_of: Control's), or with the lag in the L2 the slots'.
 template <typename T, typename Op, typename Design>
-__device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_count, int which, Control<T>& control,
+__device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_count, int which, ControlOf<T, Design>& control,
                                const unsigned long long* tile_of, Trace* trace, const sg::Watchdog& dog) {
   constexpr int K = Design::kTilesPerLookBack;
   static_assert(Design::kLookBackWarps <= 1 || K == 1, "a run of tiles with a status word per tile is resolved by one warp");
@@ -692,7 +718,7 @@ __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_coun
 // the tiles before it in the run. The array's last run may be shorter: a position whose tile is
 // kNoTile ends it.
 template <typename T, typename Op, typename Design>
-__device__ void look_back_runs(const StatusOf<T, Design>& status, int stage_count, int which, Control<T>& control, Trace* trace,
+__device__ void look_back_runs(const StatusOf<T, Design>& status, int stage_count, int which, ControlOf<T, Design>& control, Trace* trace,
                                const sg::Watchdog& dog) {
   constexpr int K = Design::kTilesPerLookBack;
   const Op op{};
@@ -850,17 +876,17 @@ __device__ void prefix_warp(const StatusOf<T, Design>& status, unsigned long lon
 // ---- the compute warps: storing a scanned stage -----------------------------------------------
 // Ordinary stores of positions [from, to) of the tile: 16-byte vectors over the aligned middle
 // when out is aligned like in, elements everywhere else.
-template <typename T>
+template <typename T, typename Design>
 __device__ __forceinline__ void store_with_threads(T* aligned_out, const T* stage, const TileSpan& span, std::size_t from, std::size_t to,
                                                    bool vectors) {
   const int t = static_cast<int>(threadIdx.x);
   if (vectors) {
-    for (std::size_t p = span.core_lo + t * kVector<T>; p < span.core_hi; p += kComputeThreads * kVector<T>)
+    for (std::size_t p = span.core_lo + t * kVector<T>; p < span.core_hi; p += kComputeThreads<Design> * kVector<T>)
       *reinterpret_cast<uint4*>(aligned_out + p) = *reinterpret_cast<const uint4*>(stage + (p - span.first));
-    for (std::size_t p = from + t; p < span.core_lo && p < to; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
-    for (std::size_t p = (span.core_hi > from ? span.core_hi : from) + t; p < to; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
+    for (std::size_t p = from + t; p < span.core_lo && p < to; p += kComputeThreads<Design>) aligned_out[p] = stage[p - span.first];
+    for (std::size_t p = (span.core_hi > from ? span.core_hi : from) + t; p < to; p += kComputeThreads<Design>) aligned_out[p] = stage[p - span.first];
   } else {
-    for (std::size_t p = from + t; p < to; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
+    for (std::size_t p = from + t; p < to; p += kComputeThreads<Design>) aligned_out[p] = stage[p - span.first];
   }
 }
 
@@ -897,10 +923,10 @@ struct StoreState {
 // the producer's stages, or with the lag in the L2 the re-reader's buffers).
 template <typename T, typename Design, typename Stores>
 __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* stage, int s, std::size_t tile, Mbarrier* empty, Stores& stores) {
-  const TileSpan span = tile_span<T>(layout, tile);
+  const TileSpan span = tile_span<T, Design>(layout, tile);
   T* aligned_out = out - layout.shift;  // aligned when same_alignment; only ever indexed inside [lo, hi)
   fence_shared_for_bulk_copies();  // my stores into the stage, before the bulk store reads it (or a bulk load refills it)
-  ComputeBarrier::sync();
+  ComputeBarrier<Design>::sync();
   if (Design::kBulkStores && layout.same_alignment) {
     if (threadIdx.x == 0) {
       const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
@@ -913,8 +939,8 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
     }
     // the elements before and after the aligned middle (first and last tile only)
     const int t = static_cast<int>(threadIdx.x);
-    for (std::size_t p = span.lo + t; p < span.core_lo && p < span.hi; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
-    for (std::size_t p = span.core_hi + t; p < span.hi; p += kComputeThreads) aligned_out[p] = stage[p - span.first];
+    for (std::size_t p = span.lo + t; p < span.core_lo && p < span.hi; p += kComputeThreads<Design>) aligned_out[p] = stage[p - span.first];
+    for (std::size_t p = span.core_hi + t; p < span.hi; p += kComputeThreads<Design>) aligned_out[p] = stage[p - span.first];
     if (frees_stages<Design>()) {
       // the store committed before this one has read its stage: free that stage, if step 6
       // has not already. (This one's stage is freed after the next store, or in step 6 after
@@ -926,8 +952,8 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
       stores.free_oldest(empty, Design::kStoresInFlight);
     }
   } else {
-    store_with_threads(aligned_out, stage, span, span.lo, span.hi, layout.same_alignment);
-    ComputeBarrier::sync();  // every thread has read the stage
+    store_with_threads<T, Design>(aligned_out, stage, span, span.lo, span.hi, layout.same_alignment);
+    ComputeBarrier<Design>::sync();  // every thread has read the stage
     if (frees_stages<Design>()) arrive(&empty[s]);
   }
 }
@@ -989,7 +1015,7 @@ __device__ __forceinline__ void timed_wait(unsigned long long& waited_ns, Wait w
 // Waits for stage s to land. Traced: a load the warps had to wait for landed about when the
 // wait ended, so (end of the wait - issue) is that load's latency under this load.
 template <typename T, typename Design>
-__device__ __forceinline__ void wait_for_tile(Control<T>& control, int s, unsigned parity, ComputeClock& clock, const sg::Watchdog& dog) {
+__device__ __forceinline__ void wait_for_tile(ControlOf<T, Design>& control, int s, unsigned parity, ComputeClock& clock, const sg::Watchdog& dog) {
   if (!Design::kTrace || threadIdx.x != 0) {
     wait_phase(&control.full[s], parity, dog, 0);
     return;
@@ -1002,9 +1028,9 @@ __device__ __forceinline__ void wait_for_tile(Control<T>& control, int s, unsign
 }
 
 template <typename T, typename Op, bool kExclusive, typename Design>
-__device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, int stage_count, int lag, Control<T>& control,
+__device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, int stage_count, int lag, ControlOf<T, Design>& control,
                         const StatusOf<T, Design>& status, Trace* trace, const sg::Watchdog& dog) {
-  using Scan = typename Control<T>::Scan;
+  using Scan = typename ControlOf<T, Design>::Scan;
   using LookBack = typename Design::LookBack;
   const Op op{};
   StoreState<Design::kStoresInFlight> stores;
@@ -1018,7 +1044,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       wait_for_tile<T, Design>(control, s, at.parity, clock, dog);
       const unsigned long long tile = control.tile_of[s];
       if (tile == kNoTile) break;
-      store_stage<T, Design>(out, layout, stages + static_cast<std::size_t>(s) * kTileItems<T>, s, tile, control.empty, stores);
+      store_stage<T, Design>(out, layout, stages + static_cast<std::size_t>(s) * kTileItems<T, Design>, s, tile, control.empty, stores);
     }
   } else if constexpr (!Design::kLookBackWarp) {
     static_assert(Design::kTilesPerLookBack == 1, "runs of tiles are resolved by the look-back warp");
@@ -1028,7 +1054,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       wait_for_tile<T, Design>(control, s, at.parity, clock, dog);
       const unsigned long long tile = control.tile_of[s];
       if (tile == kNoTile) break;
-      T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T>;
+      T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T, Design>;
       read_stage(stage, items);
       auto look_back = [&](T tile_total) { return LookBack::exclusive_prefix(status, tile, tile_total, op, dog, true); };
       Scan::template scan<kExclusive>(items, op, control.scan_storage, look_back);
@@ -1045,7 +1071,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
     auto scan_and_store = [&] {
       const int s = scan_at.stage;
       const unsigned long long tile = control.tile_of[s];
-      T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T>;
+      T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T, Design>;
       read_stage(stage, items);
       auto known_prefix = [&](T) {
         timed_wait<Design>(clock.prefix_wait_ns, [&] { wait_phase(&control.resolved[s], scan_at.parity, dog, tile); });
@@ -1072,7 +1098,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         end_at = at;
         break;
       }
-      read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T>, items);
+      read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T, Design>, items);
       const T total = Scan::reduce(items, op, control.reduce_storage);  // valid in warp 0
       if (threadIdx.x == 0) {
         if constexpr (Design::kRunStatus) {
@@ -1090,7 +1116,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       if constexpr (Design::kEarlyRelease)
         if (frees_stages<Design>()) release_stored_stage<Design>(control.empty, stores);
       if (++reduced_ahead > lag) scan_and_store();
-      else ComputeBarrier::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
+      else ComputeBarrier<Design>::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
     }
     while (reduced_ahead > 0) scan_and_store();
     if constexpr (Design::kRunStatus) {
@@ -1113,9 +1139,9 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
 // stage. A slot is reused Q tiles later, after its scan (Q >= L + W, checked by the launcher).
 template <typename T, typename Op, bool kExclusive, typename Design>
 __device__ void compute_with_lag_in_l2(T* __restrict__ out, const Layout& layout, T* stages, int load_stages, T* buffers, int lag,
-                                       Control<T>& control, LagRing& ring, const StatusOf<T, Design>& status, Trace* trace,
+                                       ControlOf<T, Design>& control, LagRing& ring, const StatusOf<T, Design>& status, Trace* trace,
                                        const sg::Watchdog& dog) {
-  using Scan = typename Control<T>::Scan;
+  using Scan = typename ControlOf<T, Design>::Scan;
   constexpr int Q = Design::kLagSlots, B = Design::kScanBuffers;
   const Op op{};
   StoreState<1> stores;
@@ -1128,7 +1154,7 @@ __device__ void compute_with_lag_in_l2(T* __restrict__ out, const Layout& layout
     const int q = scan_slot.stage, b = buffer_at.stage;
     const unsigned long long tile = ring.tile_of_slot[q];
     timed_wait<Design>(clock.reread_wait_ns, [&] { wait_phase(&ring.reread_full[b], buffer_at.parity, dog, tile); });
-    T* buffer = buffers + static_cast<std::size_t>(b) * kTileItems<T>;
+    T* buffer = buffers + static_cast<std::size_t>(b) * kTileItems<T, Design>;
     read_stage(buffer, items);
     auto known_prefix = [&](T) {
       timed_wait<Design>(clock.prefix_wait_ns, [&] { wait_phase(&control.resolved[q], scan_slot.parity, dog, tile); });
@@ -1155,7 +1181,7 @@ __device__ void compute_with_lag_in_l2(T* __restrict__ out, const Layout& layout
       }
       break;
     }
-    read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T>, items);
+    read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T, Design>, items);
     const T total = Scan::reduce(items, op, control.reduce_storage);  // valid in warp 0
     if (threadIdx.x == 0) {
       status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
@@ -1169,7 +1195,7 @@ __device__ void compute_with_lag_in_l2(T* __restrict__ out, const Layout& layout
       release_stored_stage<Design>(ring.reread_empty, stores);
     }
     if (++reduced_ahead > lag) scan_and_store();
-    else ComputeBarrier::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
+    else ComputeBarrier<Design>::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
   }
   while (reduced_ahead > 0) scan_and_store();
   drain_stores(stores);
@@ -1181,7 +1207,7 @@ __device__ void compute_with_lag_in_l2(T* __restrict__ out, const Layout& layout
 // buffer frees after tile k - B's scan, L - B + 1 tiles after k's reduce, so its reread has about
 // B - 1 tiles to land before its own scan. It stops at the slot whose tile is kNoTile.
 template <typename T, typename Op, typename Design>
-__device__ void reread_lagging_tiles(const T* __restrict__ in, const Layout& layout, T* buffers, Control<T>& control, LagRing& ring,
+__device__ void reread_lagging_tiles(const T* __restrict__ in, const Layout& layout, T* buffers, ControlOf<T, Design>& control, LagRing& ring,
                                      const sg::Watchdog& dog) {
   const int lane = ch03::lane_id();
   const T* aligned_in = in - layout.shift;
@@ -1192,9 +1218,9 @@ __device__ void reread_lagging_tiles(const T* __restrict__ in, const Layout& lay
     if (tile == kNoTile) return;
     const int b = buffer_at.stage;
     if (buffer_at.round > 0) wait_phase(&ring.reread_empty[b], buffer_at.parity ^ 1u, dog, tile);  // its last store has read it
-    T* buffer = buffers + static_cast<std::size_t>(b) * kTileItems<T>;
-    const TileSpan span = tile_span<T>(layout, tile);
-    fill_tile_ends<T, Op>(aligned_in, span, buffer, lane);
+    T* buffer = buffers + static_cast<std::size_t>(b) * kTileItems<T, Design>;
+    const TileSpan span = tile_span<T, Design>(layout, tile);
+    fill_tile_ends<T, Op, Design>(aligned_in, span, buffer, lane);
     fence_shared_for_bulk_copies();  // these stores before a later round's bulk copy into the same buffer
     if (lane == 0) {
       const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
@@ -1213,10 +1239,10 @@ __device__ void reread_lagging_tiles(const T* __restrict__ in, const Layout& lay
 // The block of a LagInL2 design: S - B stages for the loads, then B scan buffers; Q slots.
 template <typename T, typename Op, bool kExclusive, typename Design>
 __device__ void run_with_lag_in_l2(const T* __restrict__ in, T* __restrict__ out, const Layout& layout, T* stages, int stage_count, int lag,
-                                   Control<T>& control, LagRing& ring, const StatusOf<T, Design>& status, const PersistentTicket& ticket,
+                                   ControlOf<T, Design>& control, LagRing& ring, const StatusOf<T, Design>& status, const PersistentTicket& ticket,
                                    Trace* trace, const sg::Watchdog& dog) {
   const int load_stages = stage_count - Design::kScanBuffers;
-  T* buffers = stages + static_cast<std::size_t>(load_stages) * kTileItems<T>;
+  T* buffers = stages + static_cast<std::size_t>(load_stages) * kTileItems<T, Design>;
   if (threadIdx.x == 0) {
     for (int s = 0; s < load_stages; ++s) {
       init_mbarrier(&control.full[s], Design::kFullArrivals);
@@ -1234,22 +1260,22 @@ __device__ void run_with_lag_in_l2(const T* __restrict__ in, T* __restrict__ out
   }
   __syncthreads();  // the last block-wide barrier: from here on each warp keeps to its role
   const int warp = static_cast<int>(threadIdx.x) / 32;
-  if (warp < kComputeWarps)
+  if (warp < Design::kComputeWarps)
     compute_with_lag_in_l2<T, Op, kExclusive, Design>(out, layout, stages, load_stages, buffers, lag, control, ring, status, trace, dog);
-  else if (warp == kComputeWarps) produce<T, Op, Design>(in, layout, stages, load_stages, control, ticket, dog);
-  else if (warp <= kComputeWarps + Design::kLookBackWarps)
-    look_back_warp<T, Op, Design>(status, Design::kLagSlots, warp - kComputeWarps - 1, control, ring.tile_of_slot, trace, dog);
+  else if (warp == Design::kComputeWarps) produce<T, Op, Design>(in, layout, stages, load_stages, control, ticket, dog);
+  else if (warp <= Design::kComputeWarps + Design::kLookBackWarps)
+    look_back_warp<T, Op, Design>(status, Design::kLagSlots, warp - Design::kComputeWarps - 1, control, ring.tile_of_slot, trace, dog);
   else reread_lagging_tiles<T, Op, Design>(in, layout, buffers, control, ring, dog);
 }
 
 #endif  // SG_CH12_DEVICE_CODE
 
 template <typename T, typename Op, bool kExclusive, typename Design>
-__global__ void __launch_bounds__(Design::kBlockThreads, 2)
+__global__ void __launch_bounds__(Design::kBlockThreads, Design::kBlocksPerSm)
     warp_specialized_scan_kernel(const T* __restrict__ in, T* __restrict__ out, Layout layout, int stage_count, int lag,
                                  StatusOf<T, Design> status, PersistentTicket ticket, Trace* trace, sg::Watchdog dog) {
 #if SG_CH12_DEVICE_CODE
-  __shared__ Control<T> control;
+  __shared__ ControlOf<T, Design> control;
   extern __shared__ __align__(128) unsigned char stage_memory[];
   T* stages = reinterpret_cast<T*>(stage_memory);
   if (Design::kTrace && threadIdx.x == 0 && blockIdx.x < Trace::kTimelineBlocks) trace->started_ns[blockIdx.x] = sg::global_time_ns();
@@ -1268,13 +1294,13 @@ __global__ void __launch_bounds__(Design::kBlockThreads, 2)
     }
     __syncthreads();  // the last block-wide barrier: from here on each warp keeps to its role
     const int warp = static_cast<int>(threadIdx.x) / 32;
-    if (warp < kComputeWarps) compute<T, Op, kExclusive, Design>(out, layout, stages, stage_count, lag, control, status, trace, dog);
-    else if (warp == kComputeWarps) produce<T, Op, Design>(in, layout, stages, stage_count, control, ticket, dog);
-    else if constexpr (Design::kRunStatus) look_back_runs<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, trace, dog);
-    else if (Design::kPrefixWarp && warp > kComputeWarps + Design::kLookBackWarps) {
+    if (warp < Design::kComputeWarps) compute<T, Op, kExclusive, Design>(out, layout, stages, stage_count, lag, control, status, trace, dog);
+    else if (warp == Design::kComputeWarps) produce<T, Op, Design>(in, layout, stages, stage_count, control, ticket, dog);
+    else if constexpr (Design::kRunStatus) look_back_runs<T, Op, Design>(status, stage_count, warp - Design::kComputeWarps - 1, control, trace, dog);
+    else if (Design::kPrefixWarp && warp > Design::kComputeWarps + Design::kLookBackWarps) {
       if constexpr (Design::kPrefixWarp)
         if (blockIdx.x == 0) prefix_warp<T, Op, Design>(status, layout.tiles, trace, dog);  // the other blocks' prefix warps have nothing to do
-    } else if (Design::kLookBackWarp) look_back_warp<T, Op, Design>(status, stage_count, warp - kComputeWarps - 1, control, control.tile_of, trace, dog);
+    } else if (Design::kLookBackWarp) look_back_warp<T, Op, Design>(status, stage_count, warp - Design::kComputeWarps - 1, control, control.tile_of, trace, dog);
   }
 #else
   (void)in, (void)out, (void)layout, (void)stage_count, (void)lag, (void)status, (void)ticket, (void)trace, (void)dog;
@@ -1326,13 +1352,28 @@ Geometry fixed_geometry(const DeviceLimits&) {
 //                is slower on both GPUs).
 //   stages       a stage waiting for its bytes is what keeps DRAM busy (Little's law, README);
 //                the stages being reduced, waiting for their prefix, or stored keep none.
+template <typename T, typename Design>
+int stages_that_fit(const DeviceLimits& device, int blocks_per_sm) {
+  const std::size_t control = sizeof(ControlOf<T, Design>);
+  const std::size_t per_block = std::min(device.shared_bytes_per_sm / blocks_per_sm - 1024 - control, device.shared_bytes_per_block_optin - control);
+  return std::max(4, std::min(static_cast<int>(per_block / kTileBytes<Design>), kMaxStages));
+}
 template <typename T>
 Geometry device_geometry(const DeviceLimits& device) {
   constexpr int kBlocksPerSm = 2;
-  const std::size_t reserved = 1024 + sizeof(Control<T>);
-  const std::size_t per_block = std::min(device.shared_bytes_per_sm / kBlocksPerSm - reserved, device.shared_bytes_per_block_optin - sizeof(Control<T>));
-  const int stages = std::max(4, std::min(static_cast<int>(per_block / kTileBytes), kMaxStages));
+  const int stages = stages_that_fit<T, BulkStores>(device, kBlocksPerSm);
   return {stages, std::max(1, stages / 2), kBlocksPerSm};
+}
+
+// Step 10: one block per SM, with twice the compute warps (16), which compute as step 5's two
+// blocks of 8 did, and as many 32 KiB stages as the whole SM's shared memory holds (7 on both
+// GPUs); a lag that leaves two stages loading, as step 6's geometry does (six stages, a lag of
+// three): L = S - 3, so 4. (H200, step 10 dealt, a development build: with a lag of 3, 1.09x /
+// 1.03x copy at 2^26 / 2^28; of 5, 1.17 / 1.11; of 4, 1.08 / 1.01-1.02.)
+template <typename T>
+Geometry whole_sm_geometry(const DeviceLimits& device) {
+  const int stages = stages_that_fit<T, WholeSm<BulkStores>>(device, 1);
+  return {stages, std::max(1, stages - 3), 1};
 }
 
 // The sweep's lag in the L2: step 5's stages and blocks per SM, with a lag of kLag tiles, which
@@ -1354,8 +1395,9 @@ struct Launch {
 };
 
 // lag_in_stages: false for the sweep's lag in the L2, whose lag holds no stages.
-template <typename T, typename Kernel>
-Launch plan_launch(Kernel kernel, int threads, Geometry (*geometry_of)(const DeviceLimits&), bool lag_in_stages = true) {
+template <typename T, typename Design, typename Kernel>
+Launch plan_launch(Kernel kernel, Geometry (*geometry_of)(const DeviceLimits&), bool lag_in_stages = true) {
+  const int threads = Design::kBlockThreads;
   const int device = sg::current_device();
   const DeviceLimits limits = device_limits(device);
   cudaFuncAttributes attributes{};
@@ -1369,11 +1411,11 @@ Launch plan_launch(Kernel kernel, int threads, Geometry (*geometry_of)(const Dev
   launch.resident_blocks = static_cast<unsigned>(limits.sm_count * launch.geometry.blocks_per_sm);
   // several launchers share one kernel with different rings: allow the largest a block may have
   const int most = static_cast<int>(limits.shared_bytes_per_block_optin - attributes.sharedSizeBytes);
-  if (launch.geometry.stages * kTileBytes > most) throw std::invalid_argument("chapter 12: a ring of " + std::to_string(launch.geometry.stages) + " stages does not fit in shared memory");
+  if (launch.geometry.stages * kTileBytes<Design> > most) throw std::invalid_argument("chapter 12: a ring of " + std::to_string(launch.geometry.stages) + " stages does not fit in shared memory");
   SG_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
   // tiles are dealt round-robin: every block of the grid must be resident at once
   int fits = 0;
-  SG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, kernel, threads, launch.geometry.stages * kTileBytes));
+  SG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, kernel, threads, launch.geometry.stages * kTileBytes<Design>));
   if (fits < launch.geometry.blocks_per_sm)
     throw std::invalid_argument("chapter 12: " + std::to_string(launch.geometry.blocks_per_sm) + " blocks per SM of " +
                                 std::to_string(launch.geometry.stages) + " stages do not fit on this GPU (" + std::to_string(fits) + " do)");
@@ -1389,7 +1431,7 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   const int device = sg::current_device();
   auto found = per_device.find(device);
   if (found == per_device.end())
-    found = per_device.emplace(device, plan_launch<T>(kernel, Design::kBlockThreads, kGeometry, Design::kScanBuffers == 0)).first;
+    found = per_device.emplace(device, plan_launch<T, Design>(kernel, kGeometry, Design::kScanBuffers == 0)).first;
   const Launch& launch = found->second;
   if (!launch.bulk_copies) return ch09::tuned_scan<T, Op, kExclusive>(in, out, n, stream);
   if (Design::kScanBuffers > 0) {
@@ -1413,7 +1455,7 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   Layout layout{};
   layout.n = n;
   layout.shift = (reinterpret_cast<std::uintptr_t>(in) % 16) / sizeof(T);
-  layout.tiles = (n + layout.shift + kTileItems<T> - 1) / kTileItems<T>;
+  layout.tiles = (n + layout.shift + kTileItems<T, Design> - 1) / kTileItems<T, Design>;
   layout.same_alignment = reinterpret_cast<std::uintptr_t>(in) % 16 == reinterpret_cast<std::uintptr_t>(out) % 16;
   // (its ticket: the sweep's and the diagnostics' tiles by ticket only)
   const ch09::EpochLease lease = ch09::lease_epoch_words<sizeof(ch08::PackedWord<T>)>(layout.tiles * kStatusStride<T, Design>, stream);
@@ -1425,7 +1467,7 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   const unsigned grid = persistent_grid(runs, launch.resident_blocks);
   // the tickets: every run (tiles by ticket), or the tail's tiles, numbered from the first one not dealt
   const unsigned long long tickets = Design::kTicketTailRounds > 0 ? layout.tiles - dealt_tiles(layout.tiles, grid, Design::kTicketTailRounds) : runs;
-  kernel<<<grid, Design::kBlockThreads, launch.geometry.stages * kTileBytes, stream>>>(in, out, layout, launch.geometry.stages,
+  kernel<<<grid, Design::kBlockThreads, launch.geometry.stages * kTileBytes<Design>, stream>>>(in, out, layout, launch.geometry.stages,
                                                                              launch.geometry.lag, status, PersistentTicket{lease.ticket, tickets}, trace,
                                                                              sg::watchdog());
   SG_CHECK_LAUNCH();
@@ -1440,7 +1482,7 @@ void warp_specialized_scan(const T* in, T* out, std::size_t n, cudaStream_t stre
 
 // Whether this GPU runs the warp-specialized kernel (false: the launchers run chapter 09's v4).
 inline bool runs_bulk_copy_kernel() {
-  return plan_launch<int>(warp_specialized_scan_kernel<std::int32_t, sg::Sum, false, BulkStores>, BulkStores::kBlockThreads, device_geometry<std::int32_t>)
+  return plan_launch<int, BulkStores>(warp_specialized_scan_kernel<std::int32_t, sg::Sum, false, BulkStores>, device_geometry<std::int32_t>)
       .bulk_copies;
 }
 
