@@ -1,6 +1,6 @@
 // Chapter 12 - where the time goes (main.cu --trace): the copy through the stages by ticket,
-// steps 5 to 10 (and step 10 dealt), and the sweep's tile pairs, two look-back warps with packed status words, one
-// with spread words, tiles by ticket (step 6; step 8's, drawn a tile ahead), a status word per
+// steps 5 to 10 (and step 10 dealt), and the sweep's tile pairs, two look-back warps with packed
+// status words, one with spread words, tiles by ticket (step 6; step 8's, drawn a tile ahead), a status word per
 // pair of tiles, look-backs that publish the P's of the tiles they passed (spread and packed
 // status words), the grid's prefix warp (spread and packed status words; 16 slabs a round; a run
 // of 8 tiles per lane), the lag held in the L2 (dealt round-robin and by ticket), and step 9 with
