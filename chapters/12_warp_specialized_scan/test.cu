@@ -30,11 +30,13 @@ bool starts_with(const std::string& name, const char* prefix) { return name.rfin
 
 // The tile whose boundaries break a variant: step 1 and chapter 09 use chapter 09's tuned
 // tile, CUB one close to it, steps 2-9 and the sweep the 16 KiB tile of this chapter, step 10
-// (and its sweep row) the 32 KiB one.
+// (and its sweep rows) the 32 KiB one. Step 11 takes step 9's shape at every size these tests
+// use but those around its threshold (launch after launch, below), and step 10's above.
 template <typename T, typename Op>
 std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
   if (starts_with(variant.name, "1_") || starts_with(variant.name, "baseline/")) return ch09::kTunedTileItems<T, ch09::Tuned>;
-  if (starts_with(variant.name, "10_") || starts_with(variant.name, "sweep/10_")) return ch12::kTileItems<T, ch12::WholeSmTicketTail>;
+  if (starts_with(variant.name, "10_") || starts_with(variant.name, "sweep/10_"))
+    return ch12::kTileItems<T, ch12::WholeSmTicketTail>;
   return ch12::kTileItems<T, ch12::SectorStatus>;
 }
 
@@ -68,6 +70,12 @@ TEST_SUITE("gpu") {
     for (std::size_t tile : {ch12::kTileItems<std::int32_t, ch12::SectorStatus>, ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>})
       for (std::size_t multiple : {std::size_t{1}, std::size_t{4}})
         for (long long delta : {-7LL, 7LL}) sizes.push_back(static_cast<std::size_t>(static_cast<long long>(multiple * sms * tile) + delta));
+    // step 11's threshold, where it changes shape, on either side
+    const std::size_t threshold = ch12::kWholeSmRounds * sms * ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>;
+    sizes.push_back(threshold - 1);
+    sizes.push_back(threshold);
+    CHECK(!ch12::whole_sm_pays<std::int32_t>(threshold - 1));
+    CHECK(ch12::whole_sm_pays<std::int32_t>(threshold));
     for (const auto& variant : ch12::Chapter::variants<std::int32_t, sg::Sum>()) {
       if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/") || starts_with(variant.name, "diagnostic/")) continue;
       sg_test::check_repeated(variant, sizes, sg_test::repetitions(3, 10));
@@ -103,6 +111,6 @@ TEST_SUITE("gpu") {
   TEST_CASE("12: the GPU runs the warp-specialized kernel, or the program says it falls back") {
     const sg::DeviceInfo device = sg::require_device();
     if (device.major >= 9) CHECK_MESSAGE(ch12::runs_bulk_copy_kernel(), "an sm_90 GPU, but the kernel has no sm_90 code: build for 90");
-    else MESSAGE("sm_", device.major, device.minor, ": steps 2-10 run chapter 09's v4 (no bulk copies before sm_90)");
+    else MESSAGE("sm_", device.major, device.minor, ": steps 2-11 run chapter 09's v4 (no bulk copies before sm_90)");
   }
 }

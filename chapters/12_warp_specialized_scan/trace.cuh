@@ -4,7 +4,8 @@
 // pair of tiles, look-backs that publish the P's of the tiles they passed (spread and packed
 // status words), the grid's prefix warp (spread and packed status words; 16 slabs a round; a run
 // of 8 tiles per lane), the lag held in the L2 (dealt round-robin and by ticket), and step 9 with
-// 64 tiles per look or its last two rounds by ticket, int32 sums, with their warps timing their
+// 64 tiles per look or its last two rounds by ticket, and steps 9 and 10 with the compute warps
+// looking back at the end (32 or 256 tiles per look), int32 sums, with their warps timing their
 // waits (Traced<Design> in warp_specialized.cuh); --variant picks among them as it picks the
 // table's rows. Per design and size, one row:
 //
@@ -202,6 +203,9 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<SectorStatus>("9_sector_status/inclusive", options, device) &&
                   print_trace_rows<WholeSmTicketTail, whole_sm_geometry<std::int32_t>>("10_one_block_per_SM/inclusive", options, device) &&
                   print_trace_rows<WholeSm<SectorStatus>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/dealt", options, device) &&
+                  print_trace_rows<DrainLooksBack<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/drain_looks_back", options, device) &&
+                  print_trace_rows<DrainLooksBack<WholeSmTicketTail, 8>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/drain_looks_back/256_tiles_per_look", options, device) &&
+                  print_trace_rows<DrainLooksBack<SectorStatus>>("sweep/9_sector_status/drain_looks_back", options, device) &&
                   print_trace_rows<SectorStatusWideLooks>("sweep/9_sector_status/64_tiles_per_look", options, device) &&
                   print_trace_rows<TicketTail<2, SectorStatus>>("sweep/9_sector_status/ticket_tail/2_rounds", options, device) &&
                   print_trace_rows<TicketsAhead<PrefetchNextTile>>("sweep/8_prefetch_next_tile/tiles_by_ticket", options, device) &&

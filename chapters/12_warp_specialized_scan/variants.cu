@@ -1,5 +1,5 @@
 // Chapter 12 - the variant list, in the order of the lesson:
-//   1_persistent_grid ... 10_one_block_per_SM
+//   1_persistent_grid ... 11_shape_by_size
 //                                          the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
@@ -14,7 +14,8 @@
 //                                          run, stores in flight, thread loads, tiles by
 //                                          ticket, tiles prefetched ahead (or half of each),
 //                                          step 9's words 16 bytes apart, step 9 with the last
-//                                          rounds by ticket, 64 tiles per look, or its stages
+//                                          rounds by ticket, 64 tiles per look, the compute
+//                                          warps looking back at the end (steps 9 and 10), or its stages
 //                                          freed by thread 0 alone (racecheck), a prefix warp
 //                                          for the whole grid (slabs, or a run of tiles per
 //                                          lane), look-backs that publish the P's of the tiles
@@ -57,6 +58,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"9_sector_status/exclusive", warp_specialized_scan<T, Op, true, SectorStatus, device_geometry<T>>, exclusive, model},
       {"10_one_block_per_SM/inclusive", warp_specialized_scan<T, Op, false, WholeSmTicketTail, whole_sm_geometry<T>>, inclusive, model},
       {"10_one_block_per_SM/exclusive", warp_specialized_scan<T, Op, true, WholeSmTicketTail, whole_sm_geometry<T>>, exclusive, model},
+      {"11_shape_by_size/inclusive", shape_by_size_scan<T, Op, false>, inclusive, model},
+      {"11_shape_by_size/exclusive", shape_by_size_scan<T, Op, true>, exclusive, model},
       {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T, EarlyRelease>},
@@ -116,6 +119,9 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/9_sector_status/16_bytes_per_status", warp_specialized_scan<T, Op, false, PrefetchAhead<1, Spread<2, 16>>, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/ticket_tail/2_rounds", warp_specialized_scan<T, Op, false, TicketTail<2, SectorStatus>, device_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/dealt", warp_specialized_scan<T, Op, false, WholeSm<SectorStatus>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/9_sector_status/drain_looks_back", warp_specialized_scan<T, Op, false, DrainLooksBack<SectorStatus>, device_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/drain_looks_back", warp_specialized_scan<T, Op, false, DrainLooksBack<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/drain_looks_back/256_tiles_per_look", warp_specialized_scan<T, Op, false, DrainLooksBack<WholeSmTicketTail, 8>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/64_tiles_per_look", warp_specialized_scan<T, Op, false, SectorStatusWideLooks, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/thread_0_frees_its_stages", warp_specialized_scan<T, Op, false, ThreadZeroFrees<SectorStatus>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/6_stages/lag=4", warp_specialized_scan<T, Op, false, PrefetchNextTile, ring<2, 6, 4>>, inclusive, model},

@@ -1,5 +1,5 @@
 // Chapter 12 - the warp-specialized single-pass scan: the variant list (step 1 in
-// persistent.cuh, steps 2-10 in warp_specialized.cuh).
+// persistent.cuh, steps 2-11 in warp_specialized.cuh).
 #pragma once
 
 #include "common/variant.cuh"

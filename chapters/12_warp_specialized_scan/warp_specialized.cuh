@@ -1,4 +1,4 @@
-// Chapter 12, steps 2-10 - the warp-specialized single-pass scan.
+// Chapter 12, steps 2-11 - the warp-specialized single-pass scan.
 //
 // A persistent block (step 1) whose warps split the work:
 //
@@ -36,6 +36,8 @@
 //   10 one block per SM step 9 with one block of 16 compute warps per SM and a 32 KiB tile: half
 //                       the tiles, so half the look-backs for the same bytes; its last two
 //                       rounds of tiles drawn by ticket (dealt, the blocks' ends spread out)
+//   11 shape by size    step 10 where a launch is many rounds of tiles, step 9 where it is few:
+//                       a launch of step 10 costs more at its start and end
 //
 // The sweep and the diagnostics (variants.cu) change one knob of step 6, 7, 8, 9 or 10 each: W
 // look-back warps taking turns, status words packed or spread, runs of K tiles per block of which
@@ -43,7 +45,8 @@
 // filled by the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket (once a
 // stage is free, or a tile ahead and prefetched), tiles prefetched further ahead or only half of
 // each, status words 16 bytes apart (step 9: 32), step 9 with its last rounds of tiles drawn by
-// ticket or with 64 tiles per look, one warp that turns every A into a P for the grid, look-backs
+// ticket or with 64 tiles per look, steps 9 and 10 with the compute warps looking back for the lag's
+// tiles once the tiles run out, one warp that turns every A into a P for the grid, look-backs
 // that publish the P of every tile they passed over, wider looks for the first tiles, the lag held
 // in the L2 (a stage freed at its reduce, the tile read again from the L2 for its scan); and, for
 // the README's ceiling, no look-back at all, or no scan at all (the tiles copied through the
@@ -145,6 +148,7 @@ struct Design {
   static constexpr bool kL2Hints = false;  // (the sweep) ... with L2 eviction priorities on the loads, rereads and stores
   static constexpr unsigned kFullArrivals = 32;  // arrivals that complete a stage's `full` phase (+ the bytes)
   static constexpr bool kEveryThreadFrees = true;  // every compute thread arrives on a stage's `empty`, not thread 0 alone
+  static constexpr bool kDrainLooksBack = false;  // (the sweep) once the tiles run out, the compute warps look back for the lag's tiles
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
 using BulkLoads = Design<0, false>;          // step 2
@@ -249,6 +253,16 @@ struct WholeSm : Base {
 // median one: with tiles this large, the tiles a block takes at the end are worth drawing by
 // ticket (TicketTail, README: step 10).
 using WholeSmTicketTail = TicketTail<2, WholeSm<SectorStatus>>;  // step 10
+// The sweep: a design whose compute warps, once the block's tiles have run out, look back for the
+// lag's tiles themselves, side by side, kSlabs x 32 tiles per look, instead of waiting for the
+// look-back warps to reach them one after another (look_back_the_lag below). Slower on both GPUs
+// (README: the end of a launch).
+template <typename Base, int kSlabs = 1>
+struct DrainLooksBack : Base {
+  static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kScanBuffers == 0, "look-back warps, a status word per tile, the lag in the stages");
+  static constexpr bool kDrainLooksBack = true;
+  using DrainLookBack = ch09::WarpLookBack<0, 0, kSlabs>;
+};
 // The sweep: a design whose stages are handed back to the producer by thread 0 alone, after the
 // compute warps' named barrier, as in the chapter's first builds. Every design since has each
 // compute thread arrive on `empty` once it is done with the stage: the same order, and the one
@@ -522,6 +536,8 @@ struct Control {
   unsigned long long issued_ns[kMaxStages];  // when the producer issued the stage's load (traced launches)
   T aggregate[kMaxStages];
   T prefix[kMaxStages];
+  T own_prefix[kMaxStages];     // (the sweep's DrainLooksBack) the prefix the compute warps resolved themselves at the end
+  bool looked_back[kMaxStages];  // ... for this stage's tile, instead of waiting for `resolved`
   typename Scan::TempStorage reduce_storage, scan_storage;
 };
 template <typename T, typename Design>
@@ -977,6 +993,36 @@ __device__ __forceinline__ void drain_stores(Stores& stores) {
 }
 
 // ---- the compute warps ------------------------------------------------------------------------
+// The sweep's DrainLooksBack: the end of a block. Its tiles have run out, and the lag's `waiting`
+// tiles (from ring position `at` on) wait for their prefixes with no tile left to hide the wait
+// behind. The look-back warps reach them one after another, each tile behind the look-backs
+// queued before it (two warps, each busy over 90% of the time), while the compute warps sit
+// idle. So compute warp w looks back for the w-th waiting tile itself, with chapter 09's warp
+// look-back, unless a look-back warp has resolved it already: the lag's look-backs run side by
+// side. The look-back warps still resolve those tiles too; both publish the same P, and the scan
+// takes the compute warps' prefix (own_prefix), never reading the look-back warp's. It makes the
+// end longer, not shorter (README: the end of a launch): a look-back's length is its walk to
+// the nearest P, not its place in the queue, and every scan of the lag now waits for the slowest.
+template <typename T, typename Op, typename Design>
+__device__ void look_back_the_lag(ControlOf<T, Design>& control, const StatusOf<T, Design>& status, RingPosition at, int waiting,
+                                  int stage_count, const sg::Watchdog& dog) {
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = ch03::lane_id();
+  for (int i = 0; i < warp; ++i) at.advance(stage_count);
+  for (int i = warp; i < waiting; i += Design::kComputeWarps) {  // (a lag longer than the compute warps: again)
+    const int s = at.stage;
+    const unsigned long long tile = control.tile_of[s];
+    const bool resolved = __shfl_sync(ch03::kFullWarp, lane == 0 && phase_complete(&control.resolved[s], at.parity), 0);
+    if (!resolved) {
+      const T prefix = tile == 0 ? Op::template identity<T>()
+                                 : Design::DrainLookBack::resolve(status, tile, control.aggregate[s], Op{}, dog, true);
+      if (lane == 0) control.own_prefix[s] = prefix;
+    }
+    if (lane == 0) control.looked_back[s] = !resolved;
+    for (int k = 0; k < Design::kComputeWarps; ++k) at.advance(stage_count);
+  }
+  ComputeBarrier<Design>::sync();  // every own prefix written before the scans read them
+}
+
 // Traced launches: thread 0 of the compute warps times its waits.
 struct ComputeClock {
   unsigned long long start = 0, load_wait_ns = 0, prefix_wait_ns = 0, waited_loads = 0, waited_load_latency_ns = 0;
@@ -1068,12 +1114,15 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
     int reduced_ahead = 0;  // tiles reduced but not scanned yet
     T run_total = Op::template identity<T>();  // (a status word per run, thread 0) the aggregate of the run so far
     RingPosition end_at;  // where the tiles ran out
+    bool draining = false;  // (DrainLooksBack) the tiles have run out: the lag's own prefixes may be there
     auto scan_and_store = [&] {
       const int s = scan_at.stage;
       const unsigned long long tile = control.tile_of[s];
       T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T, Design>;
       read_stage(stage, items);
       auto known_prefix = [&](T) {
+        if constexpr (Design::kDrainLooksBack)
+          if (draining && control.looked_back[s]) return control.own_prefix[s];
         timed_wait<Design>(clock.prefix_wait_ns, [&] { wait_phase(&control.resolved[s], scan_at.parity, dog, tile); });
         return control.prefix[s];
       };
@@ -1117,6 +1166,10 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         if (frees_stages<Design>()) release_stored_stage<Design>(control.empty, stores);
       if (++reduced_ahead > lag) scan_and_store();
       else ComputeBarrier<Design>::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
+    }
+    if constexpr (Design::kDrainLooksBack) {
+      look_back_the_lag<T, Op, Design>(control, status, scan_at, reduced_ahead, stage_count, dog);
+      draining = true;
     }
     while (reduced_ahead > 0) scan_and_store();
     if constexpr (Design::kRunStatus) {
@@ -1478,6 +1531,29 @@ template <typename T, typename Op, bool kExclusive, typename Design, Geometry (*
 void warp_specialized_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
   static_assert(!Design::kTrace, "a traced launch needs somewhere to put its timings");
   launch_warp_specialized<T, Op, kExclusive, Design, kGeometry>(in, out, n, stream, nullptr);
+}
+
+// Step 11: the block's shape chosen by the size of the launch. Step 10's one block per SM with
+// 32 KiB tiles halves the look-backs, but a launch of it costs more at its start and end (a larger
+// first tile to land, a lag of four 32 KiB tiles to drain): below some tiles per SM, step 9's two
+// blocks of 16 KiB tiles per SM are faster. The crossover is counted in rounds of step 10's tiles,
+// one per SM each, so that it follows the GPU's size: about 30 rounds on the H100 and 45 on the
+// H200 (README: step 11); kWholeSmRounds lies between, where either shape is within 1% of the other.
+inline constexpr std::size_t kWholeSmRounds = 36;
+
+template <typename T>
+bool whole_sm_pays(std::size_t n) {
+  static std::map<int, int> sm_count_of;
+  const int device = sg::current_device();
+  auto found = sm_count_of.find(device);
+  if (found == sm_count_of.end()) found = sm_count_of.emplace(device, device_limits(device).sm_count).first;
+  return n / kTileItems<T, WholeSmTicketTail> >= kWholeSmRounds * static_cast<std::size_t>(found->second);
+}
+
+template <typename T, typename Op, bool kExclusive>
+void shape_by_size_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
+  if (whole_sm_pays<T>(n)) warp_specialized_scan<T, Op, kExclusive, WholeSmTicketTail, whole_sm_geometry<T>>(in, out, n, stream);
+  else warp_specialized_scan<T, Op, kExclusive, SectorStatus, device_geometry<T>>(in, out, n, stream);
 }
 
 // Whether this GPU runs the warp-specialized kernel (false: the launchers run chapter 09's v4).
