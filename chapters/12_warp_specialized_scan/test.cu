@@ -35,8 +35,7 @@ bool starts_with(const std::string& name, const char* prefix) { return name.rfin
 template <typename T, typename Op>
 std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
   if (starts_with(variant.name, "1_") || starts_with(variant.name, "baseline/")) return ch09::kTunedTileItems<T, ch09::Tuned>;
-  if (starts_with(variant.name, "10_") || starts_with(variant.name, "sweep/10_"))
-    return ch12::kTileItems<T, ch12::WholeSmTicketTail>;
+  if (starts_with(variant.name, "10_") || starts_with(variant.name, "sweep/10_")) return ch12::kTileItems<T, ch12::WholeSmTicketTail>;
   return ch12::kTileItems<T, ch12::SectorStatus>;
 }
 

@@ -255,8 +255,8 @@ struct WholeSm : Base {
 using WholeSmTicketTail = TicketTail<2, WholeSm<SectorStatus>>;  // step 10
 // The sweep: a design whose compute warps, once the block's tiles have run out, look back for the
 // lag's tiles themselves, side by side, kSlabs x 32 tiles per look, instead of waiting for the
-// look-back warps to reach them one after another (look_back_the_lag below). Slower on both GPUs
-// (README: the end of a launch).
+// look-back warps to reach them one after another (look_back_the_lag below). Slower, on the
+// H100s it ran on (README: step 11).
 template <typename Base, int kSlabs = 1>
 struct DrainLooksBack : Base {
   static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kScanBuffers == 0, "look-back warps, a status word per tile, the lag in the stages");
@@ -1001,7 +1001,7 @@ __device__ __forceinline__ void drain_stores(Stores& stores) {
 // look-back, unless a look-back warp has resolved it already: the lag's look-backs run side by
 // side. The look-back warps still resolve those tiles too; both publish the same P, and the scan
 // takes the compute warps' prefix (own_prefix), never reading the look-back warp's. It makes the
-// end longer, not shorter (README: the end of a launch): a look-back's length is its walk to
+// end longer, not shorter (README: step 11): a look-back's length is its walk to
 // the nearest P, not its place in the queue, and every scan of the lag now waits for the slowest.
 template <typename T, typename Op, typename Design>
 __device__ void look_back_the_lag(ControlOf<T, Design>& control, const StatusOf<T, Design>& status, RingPosition at, int waiting,
@@ -1537,8 +1537,8 @@ void warp_specialized_scan(const T* in, T* out, std::size_t n, cudaStream_t stre
 // 32 KiB tiles halves the look-backs, but a launch of it costs more at its start and end (a larger
 // first tile to land, a lag of four 32 KiB tiles to drain): below some tiles per SM, step 9's two
 // blocks of 16 KiB tiles per SM are faster. The crossover is counted in rounds of step 10's tiles,
-// one per SM each, so that it follows the GPU's size: about 30 rounds on the H100 and 45 on the
-// H200 (README: step 11); kWholeSmRounds lies between, where either shape is within 1% of the other.
+// one per SM each, so that it follows the GPU's size: 26-31 rounds on an H100 and 37-44 on an
+// H200 (README: step 11); kWholeSmRounds lies between, where either shape is within 0.6% of the other.
 inline constexpr std::size_t kWholeSmRounds = 36;
 
 template <typename T>
