@@ -27,10 +27,10 @@
 //   tiles per SM   (tiles by ticket only) each SM's share of the tiles, over 2 x 10 launches
 //                  (alternate launches in each half): the halves' shares agree when the share
 //                  belongs to the SM, not to the launch. A share is what an SM drew while every
-//                  SM competed, not a pace it keeps when tiles are dealt in advance (README)
+//                  SM competed, not a pace it keeps when tiles are dealt in advance (experiments.md)
 //
 // One more row traces the copy through the stages by ticket (checked as a copy): the SMs'
-// shares with nothing but data movement, the README's ceiling.
+// shares with nothing but data movement, the ceiling of experiments.md.
 //
 // The README's Little's-law section is built from these rows on both GPUs. Timing changes
 // what it times a little (a clock read around every wait); the rows are for proportions, the

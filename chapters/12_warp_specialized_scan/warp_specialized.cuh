@@ -49,13 +49,13 @@
 // tiles once the tiles run out, one warp that turns every A into a P for the grid, look-backs
 // that publish the P of every tile they passed over, wider looks for the first tiles, the lag held
 // in the L2 (a stage freed at its reduce, the tile read again from the L2 for its scan); and, for
-// the README's ceiling, no look-back at all, or no scan at all (the tiles copied through the
+// the ceiling of experiments.md, no look-back at all, or no scan at all (the tiles copied through the
 // stages, dealt round-robin, in runs, or by ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
 // (G blocks): the producer knows its tiles without a round trip to a global counter. Drawing
 // tickets in the producer works too, once a stage is free (the sweep's tiles_by_ticket), and
-// balances a copy through the stages, but with the look-back it gains nothing (README).
+// balances a copy through the stages, but with the look-back it gains nothing (experiments.md).
 // Dealt round-robin, a tile's predecessors in flight are the other blocks' current tiles.
 // The price: a block may wait for a block that has not started, so the grid is never larger
 // than what fits on the GPU at once (the launcher sizes it so); were the GPU shared with
@@ -163,7 +163,7 @@ using TilePairs = Design<1, true, true, 1, 2>;  // (the sweep)
 // The sweep: step 7's spread words and W look-back warps, with one status word per run of K
 // consecutive tiles, which a block takes together: published once the run is reduced, resolved
 // by one look-back, each of the K tiles' prefixes then known locally. Half the look-backs, each
-// published a tile later (README: the look-back's two limits).
+// published a tile later (experiments.md: the look-back's two limits).
 template <int kWarps, int kTilesPerRun, bool kTicketedTilesOf = false>
 struct RunStatus : Spread<kWarps, 128, kTilesPerRun> {
   static constexpr bool kRunStatus = true;
@@ -209,7 +209,7 @@ using TicketedWithoutLookBack = TicketedTilesOf<WithoutLookBack>;
 // Step 8 and the sweep: a design whose producer, with each load, asks the L2 for the tile it will
 // load kAhead tiles later (chapter 09's bulk prefetch: no shared memory, no registers), or in the
 // sweep for only its first kBytes: fewer requests across the L2's fabric, and fewer bytes on
-// their way early (README: at 2^28 the fabric holds step 8 back on the H200).
+// their way early (experiments.md: at 2^28 the fabric holds step 8 back on the H200).
 template <int kAhead, typename Base, unsigned kBytes = ~0u>
 struct PrefetchAhead : Base {
   static_assert(!Base::kTicketedTiles && !Base::kChunkedTiles, "tiles dealt round-robin: the producer knows its next tiles");
@@ -222,7 +222,7 @@ struct PrefetchAhead : Base {
 using PrefetchNextTile = PrefetchAhead<1, SpreadStatus>;
 // Step 9: step 8 with a status word per 32-byte sector, not per 128-byte line. A look at 32 words
 // touches 8 lines instead of 32: a quarter of the requests, which cross the fabric between the
-// L2's two halves as the data does (README: at 2^28 the fabric holds step 8 back on the H200).
+// L2's two halves as the data does (experiments.md: at 2^28 the fabric holds step 8 back on the H200).
 // Four words share a line again (packed, sixteen do), but no two share a sector.
 using SectorStatus = PrefetchAhead<1, Spread<2, 32>>;
 // The sweep: a prefetching design (step 9) whose tiles are dealt round-robin but for the last
@@ -231,7 +231,7 @@ using SectorStatus = PrefetchAhead<1, Spread<2, 32>>;
 // round-robin, every block takes the same number of tiles, and the blocks' last aggregates come
 // about 5 us apart (the timeline of --trace); does the launch wait for a straggler? No: drawn by
 // ticket, the last aggregates come half as far apart and the launch ends no sooner. It ends one
-// look-back after the last aggregate, whoever reduced it (README: the end of a launch).
+// look-back after the last aggregate, whoever reduced it (experiments.md: the end of a launch).
 template <int kRounds, typename Base>
 struct TicketTail : Base {
   static_assert(Base::kPrefetchAhead == 1 && Base::kTilesPerLookBack == 1 && !Base::kTicketedTiles && !Base::kChunkedTiles &&
@@ -301,7 +301,7 @@ struct TicketsAhead : Base {
 // their nearest kWindows windows (chapter 09's WarpLookBack, kPublishWindows): a look-back that
 // walked back 3 windows leaves up to 96 P's behind it, so the look-backs after it find a P
 // sooner. It is much slower than step 8: they walk a little less, but the extra stores go to the
-// lines every look-back polls, and every look takes longer (README: look-backs that publish).
+// lines every look-back polls, and every look takes longer (experiments.md: look-backs that publish).
 template <int kWindows, typename Base>
 struct PublishPassedTiles : Base {
   static_assert(Base::kLookBackWarp && Base::kLookBackTilesPerLane == 1, "look-back warps with windows of 32 tiles");
@@ -312,7 +312,7 @@ struct PublishPassedTiles : Base {
 // 09's kTilesPerLane), the others as the design does. At the start no tile has a P but tile 0,
 // so the first round of tiles walks back up to G / 32 windows, one L2 round trip each: a
 // candidate for the fixed cost of a launch. It is not that cost: a look of 256 status words
-// costs more than the windows it saves, about 3 us per launch (README: look-backs that publish).
+// costs more than the windows it saves, about 3 us per launch (experiments.md: look-backs that publish).
 template <int kFirstTiles, int kSlabs, typename Base>
 struct WideFirstLooks : Base {
   struct LookBack {
@@ -358,9 +358,9 @@ struct NearestPrefixLookBack {
 // with a running total kept in a register: the P front moves forward by whatever was reduced
 // during a round trip, not by one window per round trip. The look-back warps only wait for a P
 // among the 32 tiles before theirs. It is slower than step 8 on the H200. With slabs, one warp
-// cannot keep up with the grid (README: one warp for the whole grid's prefixes); with a run of
+// cannot keep up with the grid (experiments.md: one warp for the whole grid's prefixes); with a run of
 // tiles per lane (kLaneRunsOf) it keeps up, and is no faster: a P exists only once every tile
-// before it is reduced, whoever computes it (README: a prefix warp that keeps up).
+// before it is reduced, whoever computes it (experiments.md: a prefix warp that keeps up).
 template <typename Base, int kSlabs = 8, unsigned kPollDelayNs = 0, bool kLaneRunsOf = false>
 struct PrefixWarpOf : Base {
   static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kTilesPerLookBack == 1, "a look-back warp per tile waits for the prefix warp's P");
@@ -381,7 +381,7 @@ struct PrefixWarpOf : Base {
 // its reread comes from DRAM again (kHints: the first load asks the L2 to keep the tile, the
 // reread and the store to let their lines go first). That price is what was measured: the
 // rereads miss, DRAM reads every tile twice (ncu, H200 at 2^26: 526 MB read for a 268 MB
-// array, 511 MB with the hints), and the scan runs at 1.5x copy on both GPUs (README: the lag in
+// array, 511 MB with the hints), and the scan runs at 1.5x copy on both GPUs (experiments.md: the lag in
 // the L2).
 template <int kBuffers, int kSlots, bool kHints, typename Base>
 struct LagInL2 : Base {
@@ -784,7 +784,7 @@ __device__ void look_back_runs(const StatusOf<T, Design>& status, int stage_coun
 // aggregates: a warp scan per slab, each in front of the running total, gives their P's, which
 // it publishes; then it reads again from the first tile in X. A look-back walks back one window
 // per round trip, 32 tiles; this warp moves the P front forward by every tile reduced during
-// its round trip, up to 32 x kSlabs (README: one warp for the whole grid's prefixes). Tile 0's P
+// its round trip, up to 32 x kSlabs (experiments.md: one warp for the whole grid's prefixes). Tile 0's P
 // is the compute warps' (its aggregate); every other P is this warp's.
 template <typename T, typename Op, typename Design>
 __device__ __forceinline__ int publish_round_in_slabs(const StatusOf<T, Design>& status, unsigned long long tiles, unsigned long long next,
@@ -827,7 +827,7 @@ __device__ __forceinline__ int publish_round_in_slabs(const StatusOf<T, Design>&
 // order, and one warp scan puts each lane's run behind the runs before it. The slab layout
 // above needs a warp scan per slab, each behind the one before (the running total): its round
 // grew with its slabs (8: 2.6 us, 16: 4.3 us traced on the H200), a chain of shuffles, not the
-// round trip. This round takes 1.5 us, and the warp keeps up (README: a prefix warp that keeps up).
+// round trip. This round takes 1.5 us, and the warp keeps up (experiments.md: a prefix warp that keeps up).
 template <typename T, typename Op, typename Design>
 __device__ __forceinline__ int publish_round_in_lane_runs(const StatusOf<T, Design>& status, unsigned long long tiles, unsigned long long next,
                                                           T& running) {
