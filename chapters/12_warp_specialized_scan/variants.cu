@@ -3,10 +3,11 @@
 //                                          the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
-//   diagnostic/...                         step 6 or 8 without the look-back (tile-local),
+//   diagnostic/...                         step 6, 8 or 10 without the look-back (tile-local),
 //                                          dealt round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
-//                                          copy): what the data path can do
+//                                          copy; step 6's shape or step 10's): what the data
+//                                          path can do
 //   sweep/...                              int32 sums only: step 6, 7, 8, 9 or 10 with one knob changed
 //                                          (blocks per SM, stages and lag, tiles per look,
 //                                          sleep between looks, look-back warps, status words
@@ -135,6 +136,13 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         // (int32 sums only, to keep the build small) step 8's data path without the look-back
         {"diagnostic/8_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBackOf<PrefetchNextTile>, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
         {"diagnostic/8_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketsAhead<WithoutLookBackOf<PrefetchNextTile>>, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
+        // step 10's shape (one block of 16 compute warps per SM, 32 KiB tiles): its data path
+        // without the look-back, and its stages with no scan at all, by ticket or dealt with the
+        // prefetch: what that shape streams at before any look-back, as the rows above are for
+        // steps 6 and 8
+        {"diagnostic/10_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBackOf<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model, kTileItems<T, WholeSmTicketTail>},
+        {"diagnostic/10_copy_through_stages/tiles_by_ticket", warp_specialized_scan<T, Op, false, WholeSm<CopyThrough<1, true, false, false, true>>, whole_sm_geometry<T>>, sg::Computes::Copy, model},
+        {"diagnostic/10_copy_through_stages/prefetch_next_tile", warp_specialized_scan<T, Op, false, WholeSm<PrefetchAhead<1, CopyThrough<>>>, whole_sm_geometry<T>>, sg::Computes::Copy, model},
     };
     variants.insert(variants.end(), sweep.begin(), sweep.end());
   }
