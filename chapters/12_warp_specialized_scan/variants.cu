@@ -16,11 +16,12 @@
 //                                          ticket, tiles prefetched ahead (or half of each),
 //                                          step 9's words 16 bytes apart, step 9 with the last
 //                                          rounds by ticket, 64 tiles per look, the compute
-//                                          warps looking back at the end (steps 9 and 10), or its stages
-//                                          freed by thread 0 alone (racecheck), a prefix warp
-//                                          for the whole grid (slabs, or a run of tiles per
-//                                          lane), look-backs that publish the P's of the tiles
-//                                          they passed, wide first looks, the lag in the L2)
+//                                          warps looking back at the end (steps 9 and 10), or
+//                                          its stages freed by thread 0 alone (racecheck), a
+//                                          prefix warp for the whole grid (slabs, or a run of
+//                                          tiles per lane), look-backs that publish the P's of
+//                                          the tiles they passed, wide first looks, the lag in
+//                                          the L2)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"

@@ -45,12 +45,12 @@
 // filled by the producer's lanes (cp.async) instead of one bulk copy, tiles drawn by ticket (once a
 // stage is free, or a tile ahead and prefetched), tiles prefetched further ahead or only half of
 // each, status words 16 bytes apart (step 9: 32), step 9 with its last rounds of tiles drawn by
-// ticket or with 64 tiles per look, steps 9 and 10 with the compute warps looking back for the lag's
-// tiles once the tiles run out, one warp that turns every A into a P for the grid, look-backs
+// ticket or with 64 tiles per look, steps 9 and 10 with the compute warps looking back for the
+// lag's tiles once the tiles run out, one warp that turns every A into a P for the grid, look-backs
 // that publish the P of every tile they passed over, wider looks for the first tiles, the lag held
 // in the L2 (a stage freed at its reduce, the tile read again from the L2 for its scan); and, for
-// the ceiling of experiments.md, no look-back at all, or no scan at all (the tiles copied through the
-// stages, dealt round-robin, in runs, or by ticket).
+// the ceiling of experiments.md, no look-back at all, or no scan at all (the tiles copied through
+// the stages, dealt round-robin, in runs, or by ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
 // (G blocks): the producer knows its tiles without a round trip to a global counter. Drawing
@@ -222,7 +222,8 @@ struct PrefetchAhead : Base {
 using PrefetchNextTile = PrefetchAhead<1, SpreadStatus>;
 // Step 9: step 8 with a status word per 32-byte sector, not per 128-byte line. A look at 32 words
 // touches 8 lines instead of 32: a quarter of the requests, which cross the fabric between the
-// L2's two halves as the data does (experiments.md: at 2^28 the fabric holds step 8 back on the H200).
+// L2's two halves as the data does (experiments.md: at 2^28 the fabric holds step 8 back on the
+// H200).
 // Four words share a line again (packed, sixteen do), but no two share a sector.
 using SectorStatus = PrefetchAhead<1, Spread<2, 32>>;
 // The sweep: a prefetching design (step 9) whose tiles are dealt round-robin but for the last
@@ -301,7 +302,8 @@ struct TicketsAhead : Base {
 // their nearest kWindows windows (chapter 09's WarpLookBack, kPublishWindows): a look-back that
 // walked back 3 windows leaves up to 96 P's behind it, so the look-backs after it find a P
 // sooner. It is much slower than step 8: they walk a little less, but the extra stores go to the
-// lines every look-back polls, and every look takes longer (experiments.md: look-backs that publish).
+// lines every look-back polls, and every look takes longer (experiments.md: look-backs that
+// publish).
 template <int kWindows, typename Base>
 struct PublishPassedTiles : Base {
   static_assert(Base::kLookBackWarp && Base::kLookBackTilesPerLane == 1, "look-back warps with windows of 32 tiles");
@@ -312,7 +314,8 @@ struct PublishPassedTiles : Base {
 // 09's kTilesPerLane), the others as the design does. At the start no tile has a P but tile 0,
 // so the first round of tiles walks back up to G / 32 windows, one L2 round trip each: a
 // candidate for the fixed cost of a launch. It is not that cost: a look of 256 status words
-// costs more than the windows it saves, about 3 us per launch (experiments.md: look-backs that publish).
+// costs more than the windows it saves, about 3 us per launch (experiments.md: look-backs that
+// publish).
 template <int kFirstTiles, int kSlabs, typename Base>
 struct WideFirstLooks : Base {
   struct LookBack {
@@ -358,9 +361,9 @@ struct NearestPrefixLookBack {
 // with a running total kept in a register: the P front moves forward by whatever was reduced
 // during a round trip, not by one window per round trip. The look-back warps only wait for a P
 // among the 32 tiles before theirs. It is slower than step 8 on the H200. With slabs, one warp
-// cannot keep up with the grid (experiments.md: one warp for the whole grid's prefixes); with a run of
-// tiles per lane (kLaneRunsOf) it keeps up, and is no faster: a P exists only once every tile
-// before it is reduced, whoever computes it (experiments.md: a prefix warp that keeps up).
+// cannot keep up with the grid (experiments.md: one warp for the whole grid's prefixes); with a
+// run of tiles per lane (kLaneRunsOf) it keeps up, and is no faster: a P exists only once every
+// tile before it is reduced, whoever computes it (experiments.md: a prefix warp that keeps up).
 template <typename Base, int kSlabs = 8, unsigned kPollDelayNs = 0, bool kLaneRunsOf = false>
 struct PrefixWarpOf : Base {
   static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kTilesPerLookBack == 1, "a look-back warp per tile waits for the prefix warp's P");
@@ -381,8 +384,8 @@ struct PrefixWarpOf : Base {
 // its reread comes from DRAM again (kHints: the first load asks the L2 to keep the tile, the
 // reread and the store to let their lines go first). That price is what was measured: the
 // rereads miss, DRAM reads every tile twice (ncu, H200 at 2^26: 526 MB read for a 268 MB
-// array, 511 MB with the hints), and the scan runs at 1.5x copy on both GPUs (experiments.md: the lag in
-// the L2).
+// array, 511 MB with the hints), and the scan runs at 1.5x copy on both GPUs (experiments.md: the
+// lag in the L2).
 template <int kBuffers, int kSlots, bool kHints, typename Base>
 struct LagInL2 : Base {
   static_assert(Base::kLookBackWarp && Base::kBulkStores && Base::kEarlyRelease && Base::kStoresInFlight == 1 && Base::kTilesPerLookBack == 1 &&
@@ -784,8 +787,8 @@ __device__ void look_back_runs(const StatusOf<T, Design>& status, int stage_coun
 // aggregates: a warp scan per slab, each in front of the running total, gives their P's, which
 // it publishes; then it reads again from the first tile in X. A look-back walks back one window
 // per round trip, 32 tiles; this warp moves the P front forward by every tile reduced during
-// its round trip, up to 32 x kSlabs (experiments.md: one warp for the whole grid's prefixes). Tile 0's P
-// is the compute warps' (its aggregate); every other P is this warp's.
+// its round trip, up to 32 x kSlabs (experiments.md: one warp for the whole grid's prefixes).
+// Tile 0's P is the compute warps' (its aggregate); every other P is this warp's.
 template <typename T, typename Op, typename Design>
 __device__ __forceinline__ int publish_round_in_slabs(const StatusOf<T, Design>& status, unsigned long long tiles, unsigned long long next,
                                                       T& running) {
@@ -827,7 +830,8 @@ __device__ __forceinline__ int publish_round_in_slabs(const StatusOf<T, Design>&
 // order, and one warp scan puts each lane's run behind the runs before it. The slab layout
 // above needs a warp scan per slab, each behind the one before (the running total): its round
 // grew with its slabs (8: 2.6 us, 16: 4.3 us traced on the H200), a chain of shuffles, not the
-// round trip. This round takes 1.5 us, and the warp keeps up (experiments.md: a prefix warp that keeps up).
+// round trip. This round takes 1.5 us, and the warp keeps up (experiments.md: a prefix warp that
+// keeps up).
 template <typename T, typename Op, typename Design>
 __device__ __forceinline__ int publish_round_in_lane_runs(const StatusOf<T, Design>& status, unsigned long long tiles, unsigned long long next,
                                                           T& running) {
@@ -1538,7 +1542,8 @@ void warp_specialized_scan(const T* in, T* out, std::size_t n, cudaStream_t stre
 // first tile to land, a lag of four 32 KiB tiles to drain): below some tiles per SM, step 9's two
 // blocks of 16 KiB tiles per SM are faster. The crossover is counted in rounds of step 10's tiles,
 // one per SM each, so that it follows the GPU's size: 26-31 rounds on an H100 and 37-44 on an
-// H200 (README: step 11); kWholeSmRounds lies between, where either shape is within 0.6% of the other.
+// H200 (README: step 11); kWholeSmRounds lies between, where either shape is within 0.6% of the
+// other.
 inline constexpr std::size_t kWholeSmRounds = 36;
 
 template <typename T>
