@@ -124,6 +124,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/9_sector_status/drain_looks_back", warp_specialized_scan<T, Op, false, DrainLooksBack<SectorStatus>, device_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/drain_looks_back", warp_specialized_scan<T, Op, false, DrainLooksBack<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/drain_looks_back/256_tiles_per_look", warp_specialized_scan<T, Op, false, DrainLooksBack<WholeSmTicketTail, 8>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/lag=2_over_the_last_2_rounds", warp_specialized_scan<T, Op, false, ShortLagAtTheEnd<2, 2, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/lag=1_over_the_last_round", warp_specialized_scan<T, Op, false, ShortLagAtTheEnd<1, 1, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/64_tiles_per_look", warp_specialized_scan<T, Op, false, SectorStatusWideLooks, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/thread_0_frees_its_stages", warp_specialized_scan<T, Op, false, ThreadZeroFrees<SectorStatus>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/6_stages/lag=4", warp_specialized_scan<T, Op, false, PrefetchNextTile, ring<2, 6, 4>>, inclusive, model},

@@ -46,11 +46,12 @@
 // stage is free, or a tile ahead and prefetched), tiles prefetched further ahead or only half of
 // each, status words 16 bytes apart (step 9: 32), step 9 with its last rounds of tiles drawn by
 // ticket or with 64 tiles per look, steps 9 and 10 with the compute warps looking back for the
-// lag's tiles once the tiles run out, one warp that turns every A into a P for the grid, look-backs
-// that publish the P of every tile they passed over, wider looks for the first tiles, the lag held
-// in the L2 (a stage freed at its reduce, the tile read again from the L2 for its scan); and, for
-// the ceiling of experiments.md, no look-back at all, or no scan at all (the tiles copied through
-// the stages, dealt round-robin, in runs, or by ticket).
+// lag's tiles once the tiles run out, step 10 with a shorter lag over its last rounds, one warp
+// that turns every A into a P for the grid, look-backs that publish the P of every tile they passed
+// over, wider looks for the first tiles, the lag held in the L2 (a stage freed at its reduce, the
+// tile read again from the L2 for its scan); and, for the ceiling of experiments.md, no look-back
+// at all, or no scan at all (the tiles copied through the stages, dealt round-robin, in runs, or by
+// ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
 // (G blocks): the producer knows its tiles without a round trip to a global counter. Drawing
@@ -149,6 +150,8 @@ struct Design {
   static constexpr unsigned kFullArrivals = 32;  // arrivals that complete a stage's `full` phase (+ the bytes)
   static constexpr bool kEveryThreadFrees = true;  // every compute thread arrives on a stage's `empty`, not thread 0 alone
   static constexpr bool kDrainLooksBack = false;  // (the sweep) once the tiles run out, the compute warps look back for the lag's tiles
+  static constexpr int kEndLag = 0;  // (the sweep) a lag of this many tiles instead of L ...
+  static constexpr int kEndLagRounds = 0;  // ... over the last R rounds of tiles
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
 using BulkLoads = Design<0, false>;          // step 2
@@ -263,6 +266,17 @@ struct DrainLooksBack : Base {
   static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kScanBuffers == 0, "look-back warps, a status word per tile, the lag in the stages");
   static constexpr bool kDrainLooksBack = true;
   using DrainLookBack = ch09::WarpLookBack<0, 0, kSlabs>;
+};
+// The sweep: a design whose lag shrinks to kLag tiles over the last kRounds rounds of tiles, so
+// that fewer of a block's tiles wait for their prefixes after its last aggregate: with a lag of
+// four and two look-back warps, the end of a block is two look-backs deep. Slower, on the H200 it
+// ran on: the prefixes come no sooner, and the compute warps wait for them earlier (README: step
+// 11).
+template <int kLag, int kRounds, typename Base>
+struct ShortLagAtTheEnd : Base {
+  static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kScanBuffers == 0, "look-back warps, a status word per tile, the lag in the stages");
+  static constexpr int kEndLag = kLag;
+  static constexpr int kEndLagRounds = kRounds;
 };
 // The sweep: a design whose stages are handed back to the producer by thread 0 alone, after the
 // compute warps' named barrier, as in the chapter's first builds. Every design since has each
@@ -1168,8 +1182,19 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       }
       if constexpr (Design::kEarlyRelease)
         if (frees_stages<Design>()) release_stored_stage<Design>(control.empty, stores);
-      if (++reduced_ahead > lag) scan_and_store();
-      else ComputeBarrier<Design>::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
+      if constexpr (Design::kEndLag > 0) {
+        // (the sweep's ShortLagAtTheEnd) over the last rounds of tiles, scan down to the shorter lag
+        const bool last_rounds = tile + static_cast<unsigned long long>(Design::kEndLagRounds) * gridDim.x >= layout.tiles;
+        const int lag_now = last_rounds ? min(lag, Design::kEndLag) : lag;
+        if (++reduced_ahead > lag_now) {
+          do scan_and_store(); while (reduced_ahead > lag_now);
+        } else {
+          ComputeBarrier<Design>::sync();
+        }
+      } else {
+        if (++reduced_ahead > lag) scan_and_store();
+        else ComputeBarrier<Design>::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
+      }
     }
     if constexpr (Design::kDrainLooksBack) {
       look_back_the_lag<T, Op, Design>(control, status, scan_at, reduced_ahead, stage_count, dog);
