@@ -269,9 +269,9 @@ struct DrainLooksBack : Base {
 };
 // The sweep: a design whose lag shrinks to kLag tiles over the last kRounds rounds of tiles, so
 // that fewer of a block's tiles wait for their prefixes after its last aggregate: with a lag of
-// four and two look-back warps, the end of a block is two look-backs deep. Slower, on the H200 it
-// ran on: the prefixes come no sooner, and the compute warps wait for them earlier (README: step
-// 11).
+// four and two look-back warps, the end of a block is two look-backs deep. Slower on the H200,
+// no faster on the H100: the prefixes come no sooner, and the compute warps wait for them earlier
+// (README: step 11).
 template <int kLag, int kRounds, typename Base>
 struct ShortLagAtTheEnd : Base {
   static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kScanBuffers == 0, "look-back warps, a status word per tile, the lag in the stages");
