@@ -1182,18 +1182,15 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       }
       if constexpr (Design::kEarlyRelease)
         if (frees_stages<Design>()) release_stored_stage<Design>(control.empty, stores);
-      if constexpr (Design::kEndLag > 0) {
-        // (the sweep's ShortLagAtTheEnd) over the last rounds of tiles, scan down to the shorter lag
-        const bool last_rounds = tile + static_cast<unsigned long long>(Design::kEndLagRounds) * gridDim.x >= layout.tiles;
-        const int lag_now = last_rounds ? min(lag, Design::kEndLag) : lag;
-        if (++reduced_ahead > lag_now) {
-          do scan_and_store(); while (reduced_ahead > lag_now);
-        } else {
-          ComputeBarrier<Design>::sync();
-        }
+      int lag_now = lag;
+      if constexpr (Design::kEndLag > 0)  // (the sweep's ShortLagAtTheEnd) the last rounds of tiles
+        if (tile + static_cast<unsigned long long>(Design::kEndLagRounds) * gridDim.x >= layout.tiles) lag_now = min(lag, Design::kEndLag);
+      if (++reduced_ahead > lag_now) {
+        scan_and_store();
+        if constexpr (Design::kEndLag > 0)
+          while (reduced_ahead > lag_now) scan_and_store();  // the lag has just shrunk
       } else {
-        if (++reduced_ahead > lag) scan_and_store();
-        else ComputeBarrier<Design>::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
+        ComputeBarrier<Design>::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
       }
     }
     if constexpr (Design::kDrainLooksBack) {
