@@ -181,6 +181,9 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
                   sum.prefix_rounds / kRuns);
     if (D::kScanBuffers > 0)
       std::printf("%12s the lag in the L2: the compute warps wait for rereads %.0f%% of their time\n", "", 100.0 * sum.reread_wait_ns / compute);
+    if (D::kOwnTileRounds > 0)
+      std::printf("%12s %.0f%% of the look-backs stopped at the block's previous tile, waiting %.0f ns each for its P\n", "",
+                  100.0 * ratio(sum.own_tile_stops, sum.lookbacks), ratio(sum.own_tile_wait_ns, sum.own_tile_stops));
   }
   return true;
 }
@@ -205,6 +208,11 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<WholeSm<SectorStatus>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/dealt", options, device) &&
                   print_trace_rows<DrainLooksBack<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/drain_looks_back", options, device) &&
                   print_trace_rows<DrainLooksBack<WholeSmTicketTail, 8>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/drain_looks_back/256_tiles_per_look", options, device) &&
+                  print_trace_rows<StopAtOwnTile<kEveryRound, WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/stop_at_own_tile", options, device) &&
+                  print_trace_rows<StopAtOwnTile<kEveryRound, TicketTail<2, WholeSm<PrefetchAhead<1, Design<2, true, true>>>>>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/stop_at_own_tile/packed_status", options, device) &&
+                  print_trace_rows<StopAtOwnTile<4, WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/stop_at_own_tile/over_the_last_4_rounds", options, device) &&
+                  print_trace_rows<DrainLooksToOwnTiles<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/drain_looks_to_own_tiles", options, device) &&
+                  print_trace_rows<PrefetchAfterFirstLap<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/no_prefetch_in_the_first_lap", options, device) &&
                   print_trace_rows<DrainLooksBack<SectorStatus>>("sweep/9_sector_status/drain_looks_back", options, device) &&
                   print_trace_rows<SectorStatusWideLooks>("sweep/9_sector_status/64_tiles_per_look", options, device) &&
                   print_trace_rows<TicketTail<2, SectorStatus>>("sweep/9_sector_status/ticket_tail/2_rounds", options, device) &&

@@ -21,7 +21,11 @@
 //                                          prefix warp for the whole grid (slabs, or a run of
 //                                          tiles per lane), look-backs that publish the P's of
 //                                          the tiles they passed, wide first looks, the lag in
-//                                          the L2)
+//                                          the L2, step 10 with a shorter lag at the end, with
+//                                          look-backs that stop at the block's own previous
+//                                          tile (over every tile or the last rounds, or by the
+//                                          compute warps at the end), or with no prefetch in
+//                                          the ring's first lap)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -124,8 +128,13 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/9_sector_status/drain_looks_back", warp_specialized_scan<T, Op, false, DrainLooksBack<SectorStatus>, device_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/drain_looks_back", warp_specialized_scan<T, Op, false, DrainLooksBack<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/drain_looks_back/256_tiles_per_look", warp_specialized_scan<T, Op, false, DrainLooksBack<WholeSmTicketTail, 8>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/drain_looks_to_own_tiles", warp_specialized_scan<T, Op, false, DrainLooksToOwnTiles<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/no_prefetch_in_the_first_lap", warp_specialized_scan<T, Op, false, PrefetchAfterFirstLap<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/lag=2_over_the_last_2_rounds", warp_specialized_scan<T, Op, false, ShortLagAtTheEnd<2, 2, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/lag=1_over_the_last_round", warp_specialized_scan<T, Op, false, ShortLagAtTheEnd<1, 1, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/stop_at_own_tile", warp_specialized_scan<T, Op, false, StopAtOwnTile<kEveryRound, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/stop_at_own_tile/packed_status", warp_specialized_scan<T, Op, false, StopAtOwnTile<kEveryRound, TicketTail<2, WholeSm<PrefetchAhead<1, Design<2, true, true>>>>>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/stop_at_own_tile/over_the_last_4_rounds", warp_specialized_scan<T, Op, false, StopAtOwnTile<4, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/64_tiles_per_look", warp_specialized_scan<T, Op, false, SectorStatusWideLooks, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/thread_0_frees_its_stages", warp_specialized_scan<T, Op, false, ThreadZeroFrees<SectorStatus>, device_geometry<T>>, inclusive, model},
         {"sweep/8_prefetch_next_tile/6_stages/lag=4", warp_specialized_scan<T, Op, false, PrefetchNextTile, ring<2, 6, 4>>, inclusive, model},

@@ -142,6 +142,7 @@ struct Design {
   static constexpr int kPrefetchAhead = 0;  // (step 8: 1) with each load, the L2 is asked for the block's tile D loads ahead
   static constexpr int kTicketTailRounds = 0;  // (the sweep) the last R rounds of tiles (and the part round) drawn by ticket, not dealt
   static constexpr unsigned kPrefetchBytes = ~0u;  // (the sweep) ... of which only the first this many bytes
+  static constexpr bool kPrefetchAfterFirstLap = false;  // (the sweep) ... but not with the ring's first S loads
   static constexpr bool kPrefixWarp = false;  // (the sweep) block 0 has one more warp: the grid's prefix warp
   static constexpr bool kPrefixLaneRuns = false;  // (the sweep) ... which reads a run of tiles per lane
   static constexpr int kScanBuffers = 0;  // (the sweep) 0: the lag waits in the stages; B: in the L2, read again into B scan buffers
@@ -150,8 +151,11 @@ struct Design {
   static constexpr unsigned kFullArrivals = 32;  // arrivals that complete a stage's `full` phase (+ the bytes)
   static constexpr bool kEveryThreadFrees = true;  // every compute thread arrives on a stage's `empty`, not thread 0 alone
   static constexpr bool kDrainLooksBack = false;  // (the sweep) once the tiles run out, the compute warps look back for the lag's tiles
+  static constexpr bool kDrainToOwnTiles = false;  // ... each only as far as the block's tile before it (DrainLooksToOwnTiles)
   static constexpr int kEndLag = 0;  // (the sweep) a lag of this many tiles instead of L ...
   static constexpr int kEndLagRounds = 0;  // ... over the last R rounds of tiles
+  static constexpr int kOwnTileRounds = 0;  // (StopAtOwnTile) over the last R rounds of tiles, a look-back stops at the block's previous tile
+  static constexpr int kOwnTileSlabs = 0;  // ... reading the status words between the two in one look of this many slabs of 32
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
 using BulkLoads = Design<0, false>;          // step 2
@@ -257,6 +261,16 @@ struct WholeSm : Base {
 // median one: with tiles this large, the tiles a block takes at the end are worth drawing by
 // ticket (TicketTail, README: step 10).
 using WholeSmTicketTail = TicketTail<2, WholeSm<SectorStatus>>;  // step 10
+// The sweep: a prefetching design (step 10) whose first S loads, which fill the empty ring at the
+// start of a launch, ask the L2 for nothing more: the first tiles' bytes do not share DRAM with
+// the tiles G on, so they land sooner. (The tiles G on are still loaded when their turn comes.)
+// They land a little sooner (3.3 against 3.8 us, median block, H200 at 2^26) and the launch is no
+// shorter: DRAM is busy from the start either way.
+template <typename Base>
+struct PrefetchAfterFirstLap : Base {
+  static_assert(Base::kPrefetchAhead > 0 && !Base::kTicketedTiles, "a prefetching design");
+  static constexpr bool kPrefetchAfterFirstLap = true;
+};
 // The sweep: a design whose compute warps, once the block's tiles have run out, look back for the
 // lag's tiles themselves, side by side, kSlabs x 32 tiles per look, instead of waiting for the
 // look-back warps to reach them one after another (look_back_the_lag below). Slower, on the
@@ -266,6 +280,19 @@ struct DrainLooksBack : Base {
   static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kScanBuffers == 0, "look-back warps, a status word per tile, the lag in the stages");
   static constexpr bool kDrainLooksBack = true;
   using DrainLookBack = ch09::WarpLookBack<0, 0, kSlabs>;
+};
+// The sweep: DrainLooksBack without the walks. Once the tiles run out, compute warp w looks only at
+// the status words between the w-th waiting tile and the block's tile before it (the last tile
+// it scanned, or the waiting tile before), one look of kSlabs x 32 words each, all side by side
+// (look_at_the_lag below); thread 0 then chains the block's own prefixes through them in shared
+// memory. No tile of the lag waits for another block's P, only for the A's before it; and the
+// look-back warps, once told, hand the lag on instead of resolving it a second time. Slower on the
+// H200 (1.08 against 1.06x copy at 2^26): the scans of the whole lag now wait for its last look,
+// where step 10 scans and stores its oldest tiles while the newest are still being resolved.
+template <typename Base, int kSlabs = 8>
+struct DrainLooksToOwnTiles : DrainLooksBack<Base> {
+  static constexpr bool kDrainToOwnTiles = true;
+  static constexpr int kOwnTileSlabs = kSlabs;
 };
 // The sweep: a design whose lag shrinks to kLag tiles over the last kRounds rounds of tiles, so
 // that fewer of a block's tiles wait for their prefixes after its last aggregate: with a lag of
@@ -277,6 +304,25 @@ struct ShortLagAtTheEnd : Base {
   static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kScanBuffers == 0, "look-back warps, a status word per tile, the lag in the stages");
   static constexpr int kEndLag = kLag;
   static constexpr int kEndLagRounds = kRounds;
+};
+// The sweep: a design whose look-back, over the last kRounds rounds of tiles (or over every tile:
+// kEveryRound), stops at the block's own previous tile instead of walking back to the nearest P
+// (LookBackToOwnTile below). The previous tile's P is the other look-back warp's, and reaches this
+// one through shared memory, with no round trip; the status words between the two tiles (G - 1
+// of them, dealt round-robin) are read in one look of kSlabs x 32 words. The question it asks:
+// is a look-back long because it walks? No: on the H200 a look-back that never walks takes as
+// long as step 10's (3.9 us at 2^26: one look of 131 words and its waits, against 2.5 windows of
+// 32), and the launch is no shorter, over every tile or over the last four rounds, with the
+// status words a sector apart or packed, and on two H200s of seven it is much slower (README:
+// what is left). A tile's P waits for every tile before it to be reduced, whoever resolves it.
+inline constexpr int kEveryRound = 1 << 24;
+template <int kRounds, typename Base, int kSlabs = 8>
+struct StopAtOwnTile : Base {
+  static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kTilesPerLookBack == 1 && Base::kScanBuffers == 0 && !Base::kPrefixWarp &&
+                    !Base::kDrainLooksBack && Base::kEndLag == 0,
+                "look-back warps, a status word per tile, the lag in the stages");
+  static constexpr int kOwnTileRounds = kRounds;
+  static constexpr int kOwnTileSlabs = kSlabs;
 };
 // The sweep: a design whose stages are handed back to the producer by thread 0 alone, after the
 // compute warps' named barrier, as in the chapter's first builds. Every design since has each
@@ -340,6 +386,95 @@ struct WideFirstLooks : Base {
       return Base::LookBack::resolve(status, tile, total, op, dog, sleep, counts);
     }
   };
+};
+
+// StopAtOwnTile's look-back: for a tile whose block took tile `own_previous` before it, it reads
+// the status words of the tiles in between in one look (lane i of slab k: tile - 1 - 32k - i,
+// every one up to kSlabs x 32), waits while a needed one is still in X (polling again only
+// those), and combines them in tile order from the nearest P among them; if there is none, it
+// puts the previous tile's P in front, which `previous_p()` waits for in shared memory (the
+// other look-back warp resolves it). It never walks past the block's own tile: its length is one
+// look, plus the wait for that handover. Publishes the tile's P and returns its exclusive prefix,
+// in every lane, as chapter 09's resolve does.
+template <int kSlabs>
+struct LookBackToOwnTile {
+  // What one look between the two tiles found: the tiles from the nearest P among them (if
+  // `reached_p`) or from the first tile after own_previous, up to the tile before `tile`,
+  // combined in tile order.
+  template <typename T>
+  struct Between {
+    T window;
+    bool reached_p;
+  };
+  template <typename T, typename Op, typename Status>
+  __device__ static Between<T> look_between(const Status& status, unsigned long long tile, unsigned long long own_previous, Op op,
+                                            const sg::Watchdog& dog, ch09::LookCounts* counts) {
+    const int lane = ch03::lane_id();
+    auto tile_at = [&](int k) { return static_cast<long long>(tile) - 1 - static_cast<long long>(k) * ch03::kWarpSize - lane; };
+    unsigned between[kSlabs];  // the lanes of slab k that watch a tile after own_previous
+#pragma unroll
+    for (int k = 0; k < kSlabs; ++k) between[k] = __ballot_sync(ch03::kFullWarp, tile_at(k) > static_cast<long long>(own_previous));
+    // every lane of a slab with tiles in between loads, so that all the loads are in flight at
+    // once (a load under a lane's own condition waits for the one before it); a lane outside the
+    // tiles in between loads the first of them, which its warp loads anyway, and ignores it. A
+    // slab with no tile in between loads nothing (a condition the whole warp shares): each load a
+    // lane issues makes the look longer
+    ch09::Observed<T> seen[kSlabs];
+#pragma unroll
+    for (int k = 0; k < kSlabs; ++k)
+      seen[k] = between[k] != 0 ? status.poll(static_cast<std::size_t>((between[k] >> lane) & 1u ? tile_at(k) : static_cast<long long>(own_previous) + 1))
+                                : ch09::Observed<T>{ch09::kAggregate, Op::template identity<T>()};
+    unsigned inclusive[kSlabs], invalid[kSlabs];
+    int first_p = kSlabs;  // the slab of the nearest P (kSlabs: none between the two tiles)
+    auto classify = [&] {
+      first_p = kSlabs;
+#pragma unroll
+      for (int k = kSlabs - 1; k >= 0; --k) {
+        const bool mine = (between[k] >> lane) & 1u;
+        inclusive[k] = __ballot_sync(ch03::kFullWarp, mine && seen[k].status == ch09::kInclusive);
+        invalid[k] = __ballot_sync(ch03::kFullWarp, mine && seen[k].status == ch09::kInvalid);
+        if (inclusive[k] != 0) first_p = k;
+      }
+    };
+    // the lanes of slab k that matter: every tile between the two before the nearest P's slab,
+    // in it lanes 0 .. that P, none after it
+    auto needed = [&](int k) { return k < first_p ? between[k] : k == first_p ? (inclusive[k] & -inclusive[k]) * 2u - 1u : 0u; };
+    sg::WaitBudget budget(dog);
+    classify();
+    if (counts != nullptr) ++counts->windows;
+    for (;;) {
+      long long waiting = -1;  // the nearest needed tile still in X
+#pragma unroll
+      for (int k = kSlabs - 1; k >= 0; --k)
+        if ((invalid[k] & needed(k)) != 0) waiting = tile_at(k) + lane - (__ffs(invalid[k] & needed(k)) - 1);
+      if (waiting < 0) break;
+      if (__shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(tile, static_cast<unsigned long long>(waiting)), 0))
+        return {Op::template identity<T>(), true};  // gave up: the launch is reported failed; finish quickly
+#pragma unroll
+      for (int k = 0; k < kSlabs; ++k)  // a tile seen in A keeps that A: only the ones in X are read again
+        if ((needed(k) >> lane) & 1u && seen[k].status == ch09::kInvalid) seen[k] = status.poll(static_cast<std::size_t>(tile_at(k)));
+      classify();
+      if (counts != nullptr) ++counts->repolls;
+    }
+    T window = Op::template identity<T>();  // the needed tiles, from the earliest to the nearest
+#pragma unroll
+    for (int k = kSlabs - 1; k >= 0; --k) {
+      const unsigned need = needed(k);
+      if (need == 0) continue;  // (warp-uniform)
+      const T mine = (need >> lane) & 1u ? seen[k].value : Op::template identity<T>();
+      window = op(window, __shfl_sync(ch03::kFullWarp, ch09::scan_window_in_tile_order(mine, op), 0));
+    }
+    return {window, first_p < kSlabs};
+  }
+
+  template <typename T, typename Op, typename Status, typename PreviousP>
+  __device__ static T resolve(const Status& status, unsigned long long tile, unsigned long long own_previous, T tile_total, Op op,
+                              PreviousP previous_p, const sg::Watchdog& dog, ch09::LookCounts* counts) {
+    const Between<T> look = look_between<T>(status, tile, own_previous, op, dog, counts);
+    const T prefix = look.reached_p ? look.window : op(previous_p(), look.window);
+    if (ch03::lane_id() == 0) status.publish(tile, ch09::kInclusive, op(prefix, tile_total));
+    return prefix;
+  }
 };
 
 // The look-back of the sweep's prefix warp. The grid's prefix warp (prefix_warp below) turns every
@@ -442,6 +577,7 @@ struct Trace {
   unsigned long long waited_loads, waited_load_latency_ns;  // loads the compute warps waited for: issue to landing
   unsigned long long prefix_rounds, prefix_tiles;  // (the sweep's prefix warp) its looks, and the tiles it turned from A into P
   unsigned long long reread_wait_ns;  // (the sweep's lag in the L2) the compute warps' time waiting for a tile's reread
+  unsigned long long own_tile_stops, own_tile_wait_ns;  // (StopAtOwnTile) look-backs that stopped at the block's previous tile, and their waits for its P
   // the timeline of the last traced launch, per block (global timer, ns): entry, the first tile
   // landed, the last aggregate published, the last store drained
   static constexpr int kTimelineBlocks = 1024;
@@ -555,6 +691,11 @@ struct Control {
   T prefix[kMaxStages];
   T own_prefix[kMaxStages];     // (the sweep's DrainLooksBack) the prefix the compute warps resolved themselves at the end
   bool looked_back[kMaxStages];  // ... for this stage's tile, instead of waiting for `resolved`
+  unsigned long long own_previous_tile[kMaxStages];  // (StopAtOwnTile) where the tile's look-back stops (kNoTile: it walks)
+  bool own_window_reached_p[kMaxStages];  // (DrainLooksToOwnTiles) own_prefix is a whole prefix, not the tiles after the block's previous one
+  unsigned long long last_scanned_tile;  // ... the block's last tile scanned before the end (kNoTile: none)
+  T last_scanned_p;                     // ... and its P
+  Mbarrier lag_resolved;                // ... the compute warps have resolved the lag's prefixes themselves (one phase per launch)
   typename Scan::TempStorage reduce_storage, scan_storage;
 };
 template <typename T, typename Design>
@@ -666,7 +807,7 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
         else if constexpr (kTail) ahead = drawn_ahead = tile + gridDim.x < dealt ? tile + gridDim.x : dealt + ticket.draw();
         else
           for (int i = 0; i < Design::kPrefetchAhead; ++i) ahead = next_tile(ahead);
-        if (ahead < layout.tiles) {
+        if (ahead < layout.tiles && (!Design::kPrefetchAfterFirstLap || at.round > 0)) {
           const TileSpan later = tile_span<T, Design>(layout, ahead);
           unsigned later_bytes = static_cast<unsigned>((later.core_hi - later.core_lo) * sizeof(T));
           if (later_bytes > Design::kPrefetchBytes) later_bytes = Design::kPrefetchBytes;
@@ -715,7 +856,7 @@ __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_coun
   constexpr int K = Design::kTilesPerLookBack;
   static_assert(Design::kLookBackWarps <= 1 || K == 1, "a run of tiles with a status word per tile is resolved by one warp");
   const Op op{};
-  unsigned long long lookbacks = 0, busy_ns = 0;
+  unsigned long long lookbacks = 0, busy_ns = 0, own_tile_stops = 0, own_tile_wait_ns = 0;
   ch09::LookCounts counts;
   T prefix = Op::template identity<T>();  // of the tile being resolved
   RingPosition at;
@@ -727,10 +868,42 @@ __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_coun
     if (tile == kNoTile) break;
     // the aggregate is published already (by the compute warps, the moment it existed)
     const T aggregate = control.aggregate[s];  // read before the stage is handed on
+    if constexpr (Design::kDrainToOwnTiles) {
+      // (DrainLooksToOwnTiles) the compute warps have resolved and published the lag's prefixes
+      // at the end of the block: only the barrier's phase is left to complete
+      if (__shfl_sync(ch03::kFullWarp, ch03::lane_id() == 0 && phase_complete(&control.lag_resolved, 0), 0)) {
+        if (ch03::lane_id() == 0) arrive(&control.resolved[s]);
+        continue;
+      }
+    }
     if (tile % K == 0) {
       const unsigned long long start = Design::kTrace ? sg::global_time_ns() : 0;
-      prefix = tile == 0 ? Op::template identity<T>()
-                         : Design::LookBack::resolve(status, tile, aggregate, op, dog, true, Design::kTrace ? &counts : nullptr);
+      ch09::LookCounts* const counted = Design::kTrace ? &counts : nullptr;
+      if (tile == 0) {
+        prefix = Op::template identity<T>();
+      } else if constexpr (Design::kOwnTileRounds > 0) {
+        const unsigned long long own_previous = control.own_previous_tile[s];
+        // the block's previous tile is at the ring position before this one: its P, once the
+        // other look-back warp has resolved it (its stage cannot have moved on: its next tile is
+        // reduced only after this tile's scan, since S >= L + 2)
+        const int before = at.stage == 0 ? stage_count - 1 : at.stage - 1;
+        const unsigned before_parity = at.stage == 0 ? at.parity ^ 1u : at.parity;
+        auto previous_p = [&] {  // (lane 0 reads, the warp gets it: this warp writes those words again later)
+          const unsigned long long waited_from = Design::kTrace ? sg::global_time_ns() : 0;
+          T p = Op::template identity<T>();
+          if (ch03::lane_id() == 0) {
+            wait_phase(&control.resolved[before], before_parity, dog, tile);
+            p = op(control.prefix[before], control.aggregate[before]);
+          }
+          if constexpr (Design::kTrace) own_tile_wait_ns += sg::global_time_ns() - waited_from, ++own_tile_stops;
+          return __shfl_sync(ch03::kFullWarp, p, 0);
+        };
+        prefix = own_previous != kNoTile
+                     ? LookBackToOwnTile<Design::kOwnTileSlabs>::resolve(status, tile, own_previous, aggregate, op, previous_p, dog, counted)
+                     : Design::LookBack::resolve(status, tile, aggregate, op, dog, true, counted);
+      } else {
+        prefix = Design::LookBack::resolve(status, tile, aggregate, op, dog, true, counted);
+      }
       if constexpr (Design::kTrace) busy_ns += sg::global_time_ns() - start, lookbacks += tile != 0;
     } else if (ch03::lane_id() == 0) {
       status.publish(tile, ch09::kInclusive, op(prefix, aggregate));  // the tile before it is this block's
@@ -742,6 +915,10 @@ __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_coun
     prefix = op(prefix, aggregate);  // the next tile's, if it is in the same run
   }
   if (Design::kTrace) add_lookback_trace(trace, lookbacks, counts, busy_ns);
+  if (Design::kTrace && Design::kOwnTileRounds > 0 && ch03::lane_id() == 0) {
+    atomicAdd(&trace->own_tile_stops, own_tile_stops);
+    atomicAdd(&trace->own_tile_wait_ns, own_tile_wait_ns);
+  }
 }
 
 // The sweep's status word per run: a look-back per run of K tiles. Warp w takes runs w, w + W, w + 2W, ... of the block,
@@ -1041,6 +1218,53 @@ __device__ void look_back_the_lag(ControlOf<T, Design>& control, const StatusOf<
   ComputeBarrier<Design>::sync();  // every own prefix written before the scans read them
 }
 
+// The sweep's DrainLooksToOwnTiles: the same end of a block, without the walks. Compute warp w
+// looks at the status words between the w-th waiting tile and the block's tile before it (the
+// last one scanned, or the waiting tile before), unless a look-back warp has resolved the tile
+// already; every look runs at once, and none goes further back than the block's own tiles. Thread
+// 0 then chains the prefixes in tile order from the last scanned tile's P, publishes them, and
+// tells the look-back warps (lag_resolved), which hand the rest of the lag on as it is.
+template <typename T, typename Op, typename Design>
+__device__ void look_at_the_lag(ControlOf<T, Design>& control, const StatusOf<T, Design>& status, RingPosition at, int waiting, int stage_count,
+                                const sg::Watchdog& dog) {
+  using Look = LookBackToOwnTile<Design::kOwnTileSlabs>;
+  const Op op{};
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = ch03::lane_id();
+  RingPosition mine = at, before = at;
+  for (int i = 0; i < warp; ++i) before = mine, mine.advance(stage_count);
+  for (int i = warp; i < waiting; i += Design::kComputeWarps) {  // (a lag longer than the compute warps: again)
+    const int s = mine.stage;
+    const unsigned long long tile = control.tile_of[s];
+    const unsigned long long own_previous = i == 0 ? control.last_scanned_tile : control.tile_of[before.stage];
+    const bool resolved = __shfl_sync(ch03::kFullWarp, lane == 0 && phase_complete(&control.resolved[s], mine.parity), 0);
+    if (!resolved) {
+      typename Look::template Between<T> look{Op::template identity<T>(), true};
+      if (own_previous != kNoTile && tile - own_previous - 1 <= 32ull * Design::kOwnTileSlabs) look = Look::template look_between<T>(status, tile, own_previous, op, dog, nullptr);
+      else if (tile != 0) look.window = Design::DrainLookBack::resolve(status, tile, control.aggregate[s], op, dog, true);  // too far: walk
+      if (lane == 0) control.own_prefix[s] = look.window, control.own_window_reached_p[s] = look.reached_p;
+    }
+    if (lane == 0) control.looked_back[s] = !resolved;
+    for (int k = 0; k < Design::kComputeWarps; ++k) before = mine, mine.advance(stage_count);
+  }
+  ComputeBarrier<Design>::sync();  // every look done
+  if (threadIdx.x == 0) {
+    T p = control.last_scanned_p;  // the P of the block's tile before the lag (unused if there is none: then the first look walked)
+    for (int i = 0; i < waiting; ++i, at.advance(stage_count)) {
+      const int s = at.stage;
+      T prefix = control.prefix[s];  // resolved by a look-back warp before the looks began
+      if (control.looked_back[s]) {
+        prefix = control.own_window_reached_p[s] ? control.own_prefix[s] : op(p, control.own_prefix[s]);
+        status.publish(control.tile_of[s], ch09::kInclusive, op(prefix, control.aggregate[s]));
+      }
+      control.own_prefix[s] = prefix;
+      control.looked_back[s] = true;
+      p = op(prefix, control.aggregate[s]);
+    }
+    arrive(&control.lag_resolved);
+  }
+  ComputeBarrier<Design>::sync();  // every own prefix written before the scans read them
+}
+
 // Traced launches: thread 0 of the compute warps times its waits.
 struct ComputeClock {
   unsigned long long start = 0, load_wait_ns = 0, prefix_wait_ns = 0, waited_loads = 0, waited_load_latency_ns = 0;
@@ -1133,16 +1357,25 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
     T run_total = Op::template identity<T>();  // (a status word per run, thread 0) the aggregate of the run so far
     RingPosition end_at;  // where the tiles ran out
     bool draining = false;  // (DrainLooksBack) the tiles have run out: the lag's own prefixes may be there
+    unsigned long long own_previous = kNoTile;  // (StopAtOwnTile, thread 0) the block's tile before this one
+    if constexpr (Design::kDrainToOwnTiles)
+      if (threadIdx.x == 0) control.last_scanned_tile = kNoTile;
     auto scan_and_store = [&] {
       const int s = scan_at.stage;
       const unsigned long long tile = control.tile_of[s];
       T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T, Design>;
       read_stage(stage, items);
       auto known_prefix = [&](T) {
-        if constexpr (Design::kDrainLooksBack)
-          if (draining && control.looked_back[s]) return control.own_prefix[s];
-        timed_wait<Design>(clock.prefix_wait_ns, [&] { wait_phase(&control.resolved[s], scan_at.parity, dog, tile); });
-        return control.prefix[s];
+        T prefix;
+        if (Design::kDrainLooksBack && draining && control.looked_back[s]) {
+          prefix = control.own_prefix[s];
+        } else {
+          timed_wait<Design>(clock.prefix_wait_ns, [&] { wait_phase(&control.resolved[s], scan_at.parity, dog, tile); });
+          prefix = control.prefix[s];
+        }
+        if constexpr (Design::kDrainToOwnTiles)  // (thread 0, for the lag's looks at the end)
+          if (threadIdx.x == 0) control.last_scanned_tile = tile, control.last_scanned_p = op(prefix, control.aggregate[s]);
+        return prefix;
       };
       Scan::template scan<kExclusive>(items, op, control.scan_storage, known_prefix);
       write_stage(stage, items);
@@ -1177,6 +1410,13 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
           status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
         }
         control.aggregate[s] = total;
+        if constexpr (Design::kOwnTileRounds > 0) {
+          // the look-back stops at the block's previous tile if that is in its one look, in the last rounds
+          const bool last_rounds = tile + static_cast<unsigned long long>(Design::kOwnTileRounds) * gridDim.x >= layout.tiles;
+          const bool in_one_look = own_previous != kNoTile && tile - own_previous - 1 <= 32ull * Design::kOwnTileSlabs;
+          control.own_previous_tile[s] = last_rounds && in_one_look ? own_previous : kNoTile;
+          own_previous = tile;
+        }
         if constexpr (Design::kTrace) clock.last_reduced_ns = sg::global_time_ns();
         arrive(&control.reduced[s]);
       }
@@ -1193,7 +1433,10 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         ComputeBarrier<Design>::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
       }
     }
-    if constexpr (Design::kDrainLooksBack) {
+    if constexpr (Design::kDrainToOwnTiles) {
+      look_at_the_lag<T, Op, Design>(control, status, scan_at, reduced_ahead, stage_count, dog);
+      draining = true;
+    } else if constexpr (Design::kDrainLooksBack) {
       look_back_the_lag<T, Op, Design>(control, status, scan_at, reduced_ahead, stage_count, dog);
       draining = true;
     }
@@ -1369,6 +1612,7 @@ __global__ void __launch_bounds__(Design::kBlockThreads, Design::kBlocksPerSm)
         init_mbarrier(&control.reduced[s], 1);
         init_mbarrier(&control.resolved[s], 1);
       }
+      if constexpr (Design::kDrainToOwnTiles) init_mbarrier(&control.lag_resolved, 1);
       fence_mbarrier_init();
     }
     __syncthreads();  // the last block-wide barrier: from here on each warp keeps to its role
