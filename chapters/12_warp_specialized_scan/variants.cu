@@ -24,8 +24,9 @@
 //                                          the L2, step 10 with a shorter lag at the end, with
 //                                          look-backs that stop at the block's own previous
 //                                          tile (over every tile or the last rounds, or by the
-//                                          compute warps at the end), or with no prefetch in
-//                                          the ring's first lap)
+//                                          compute warps at the end), polling from the global
+//                                          state space, or with no prefetch in the ring's first
+//                                          lap)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -129,6 +130,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/10_one_block_per_SM/drain_looks_back", warp_specialized_scan<T, Op, false, DrainLooksBack<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/drain_looks_back/256_tiles_per_look", warp_specialized_scan<T, Op, false, DrainLooksBack<WholeSmTicketTail, 8>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/drain_looks_to_own_tiles", warp_specialized_scan<T, Op, false, DrainLooksToOwnTiles<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/global_polls", warp_specialized_scan<T, Op, false, GlobalPolls<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/no_prefetch_in_the_first_lap", warp_specialized_scan<T, Op, false, PrefetchAfterFirstLap<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/lag=2_over_the_last_2_rounds", warp_specialized_scan<T, Op, false, ShortLagAtTheEnd<2, 2, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/lag=1_over_the_last_round", warp_specialized_scan<T, Op, false, ShortLagAtTheEnd<1, 1, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},

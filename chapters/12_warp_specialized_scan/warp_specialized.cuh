@@ -93,6 +93,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace ch12 {
@@ -143,6 +144,7 @@ struct Design {
   static constexpr int kTicketTailRounds = 0;  // (the sweep) the last R rounds of tiles (and the part round) drawn by ticket, not dealt
   static constexpr unsigned kPrefetchBytes = ~0u;  // (the sweep) ... of which only the first this many bytes
   static constexpr bool kPrefetchAfterFirstLap = false;  // (the sweep) ... but not with the ring's first S loads
+  static constexpr bool kGlobalPolls = false;  // (the sweep) status words polled from the global state space (GlobalPollStatus)
   static constexpr bool kPrefixWarp = false;  // (the sweep) block 0 has one more warp: the grid's prefix warp
   static constexpr bool kPrefixLaneRuns = false;  // (the sweep) ... which reads a run of tiles per lane
   static constexpr int kScanBuffers = 0;  // (the sweep) 0: the lag waits in the stages; B: in the L2, read again into B scan buffers
@@ -270,6 +272,12 @@ template <typename Base>
 struct PrefetchAfterFirstLap : Base {
   static_assert(Base::kPrefetchAhead > 0 && !Base::kTicketedTiles, "a prefetching design");
   static constexpr bool kPrefetchAfterFirstLap = true;
+};
+// The sweep: a design whose look-backs poll the status words with global loads, not generic ones
+// (GlobalPollStatus below).
+template <typename Base>
+struct GlobalPolls : Base {
+  static constexpr bool kGlobalPolls = true;
 };
 // The sweep: a design whose compute warps, once the block's tiles have run out, look back for the
 // lag's tiles themselves, side by side, kSlabs x 32 tiles per look, instead of waiting for the
@@ -563,8 +571,26 @@ struct StridedStatus : ch09::EpochStatus<T> {
 };
 template <typename T, typename Design>
 inline constexpr std::size_t kStatusStride = std::max<std::size_t>(1, Design::kStatusBytes / sizeof(ch08::PackedWord<T>));
+// The sweep (GlobalPolls): the same words, polled with a load from the global state space. Chapter
+// 08's load_relaxed reads an 8-byte word through cuda::atomic_ref, which the compiler emits as a
+// generic load (LD.E.64.STRONG.GPU) that must first find which memory the address is in; this one
+// is LDG.E.64.STRONG.GPU. (16-byte words are loaded from the global space already.)
+template <typename T, std::size_t kStride>
+struct GlobalPollStatus : StridedStatus<T, kStride> {
+  __device__ ch09::Observed<T> poll(std::size_t tile) const {
+    if constexpr (sizeof(ch08::PackedWord<T>) != 8) {
+      return StridedStatus<T, kStride>::poll(tile);
+    } else {
+      unsigned long long word;
+      asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(word) : "l"(this->words + tile * kStride) : "memory");
+      const unsigned int bits = ch08::status_bits_of<T>(word);
+      if ((bits >> 2) != this->epoch) return {ch09::kInvalid, T{}};  // left over from an earlier launch
+      return {bits & 3u, ch08::value_of<T>(word)};
+    }
+  }
+};
 template <typename T, typename Design>
-using StatusOf = StridedStatus<T, kStatusStride<T, Design>>;
+using StatusOf = std::conditional_t<Design::kGlobalPolls, GlobalPollStatus<T, kStatusStride<T, Design>>, StridedStatus<T, kStatusStride<T, Design>>>;
 
 // What a traced launch measures (main.cu --trace), summed over the blocks: how long the
 // look-back takes and how many round trips it makes, and how long the compute warps wait for
