@@ -47,8 +47,9 @@ struct EpochStatus {
   __device__ void publish(std::size_t tile, unsigned int status, T value) const {
     ch08::store_relaxed(words + tile, ch08::pack((epoch << 2) | status, value));
   }
-  __device__ Observed<T> poll(std::size_t tile) const {
-    const Word word = ch08::load_relaxed(words + tile);
+  __device__ Observed<T> poll(std::size_t tile) const { return observe(ch08::load_relaxed(words + tile)); }
+  // What a word loaded from the status array says (chapter 12 also loads them another way).
+  __device__ Observed<T> observe(const Word& word) const {
     const unsigned int bits = ch08::status_bits_of<T>(word);
     if ((bits >> 2) != epoch) return {kInvalid, T{}};  // left over from an earlier launch
     return {bits & 3u, ch08::value_of<T>(word)};

@@ -209,7 +209,7 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<DrainLooksBack<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/drain_looks_back", options, device) &&
                   print_trace_rows<DrainLooksBack<WholeSmTicketTail, 8>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/drain_looks_back/256_tiles_per_look", options, device) &&
                   print_trace_rows<StopAtOwnTile<kEveryRound, WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/stop_at_own_tile", options, device) &&
-                  print_trace_rows<StopAtOwnTile<kEveryRound, TicketTail<2, WholeSm<PrefetchAhead<1, Design<2, true, true>>>>>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/stop_at_own_tile/packed_status", options, device) &&
+                  print_trace_rows<StopAtOwnTile<kEveryRound, WholeSmPackedTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/stop_at_own_tile/packed_status", options, device) &&
                   print_trace_rows<StopAtOwnTile<4, WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/stop_at_own_tile/over_the_last_4_rounds", options, device) &&
                   print_trace_rows<DrainLooksToOwnTiles<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/drain_looks_to_own_tiles", options, device) &&
                   print_trace_rows<GlobalPolls<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/global_polls", options, device) &&

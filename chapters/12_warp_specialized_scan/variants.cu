@@ -135,7 +135,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/10_one_block_per_SM/lag=2_over_the_last_2_rounds", warp_specialized_scan<T, Op, false, ShortLagAtTheEnd<2, 2, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/lag=1_over_the_last_round", warp_specialized_scan<T, Op, false, ShortLagAtTheEnd<1, 1, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/stop_at_own_tile", warp_specialized_scan<T, Op, false, StopAtOwnTile<kEveryRound, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
-        {"sweep/10_one_block_per_SM/stop_at_own_tile/packed_status", warp_specialized_scan<T, Op, false, StopAtOwnTile<kEveryRound, TicketTail<2, WholeSm<PrefetchAhead<1, Design<2, true, true>>>>>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/stop_at_own_tile/packed_status", warp_specialized_scan<T, Op, false, StopAtOwnTile<kEveryRound, WholeSmPackedTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/stop_at_own_tile/over_the_last_4_rounds", warp_specialized_scan<T, Op, false, StopAtOwnTile<4, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/64_tiles_per_look", warp_specialized_scan<T, Op, false, SectorStatusWideLooks, device_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/thread_0_frees_its_stages", warp_specialized_scan<T, Op, false, ThreadZeroFrees<SectorStatus>, device_geometry<T>>, inclusive, model},

@@ -46,12 +46,14 @@
 // stage is free, or a tile ahead and prefetched), tiles prefetched further ahead or only half of
 // each, status words 16 bytes apart (step 9: 32), step 9 with its last rounds of tiles drawn by
 // ticket or with 64 tiles per look, steps 9 and 10 with the compute warps looking back for the
-// lag's tiles once the tiles run out, step 10 with a shorter lag over its last rounds, one warp
-// that turns every A into a P for the grid, look-backs that publish the P of every tile they passed
-// over, wider looks for the first tiles, the lag held in the L2 (a stage freed at its reduce, the
-// tile read again from the L2 for its scan); and, for the ceiling of experiments.md, no look-back
-// at all, or no scan at all (the tiles copied through the stages, dealt round-robin, in runs, or by
-// ticket).
+// lag's tiles once the tiles run out, step 10 with a shorter lag over its last rounds, with
+// look-backs that stop at the block's own previous tile (over every tile or the last rounds, or by
+// the compute warps at the end), with its status words polled from the global state space, or
+// with no prefetch in the ring's first lap, one warp that turns every A into a P for the grid,
+// look-backs that publish the P of every tile they passed over, wider looks for the first tiles,
+// the lag held in the L2 (a stage freed at its reduce, the tile read again from the L2 for its
+// scan); and, for the ceiling of experiments.md, no look-back at all, or no scan at all (the tiles
+// copied through the stages, dealt round-robin, in runs, or by ticket).
 //
 // Which tiles. Step 1 hands out tiles by ticket; here block b takes tiles b, b + G, b + 2G, ...
 // (G blocks): the producer knows its tiles without a round trip to a global counter. Drawing
@@ -263,6 +265,7 @@ struct WholeSm : Base {
 // median one: with tiles this large, the tiles a block takes at the end are worth drawing by
 // ticket (TicketTail, README: step 10).
 using WholeSmTicketTail = TicketTail<2, WholeSm<SectorStatus>>;  // step 10
+using WholeSmPackedTicketTail = TicketTail<2, WholeSm<PrefetchAhead<1, Design<2, true, true>>>>;  // (the sweep) step 10, status words packed
 // The sweep: a prefetching design (step 10) whose first S loads, which fill the empty ring at the
 // start of a launch, ask the L2 for nothing more: the first tiles' bytes do not share DRAM with
 // the tiles G on, so they land sooner. (The tiles G on are still loaded when their turn comes.)
@@ -406,6 +409,10 @@ struct WideFirstLooks : Base {
 // in every lane, as chapter 09's resolve does.
 template <int kSlabs>
 struct LookBackToOwnTile {
+  // Whether one look reaches from `tile` back to the block's previous tile `own_previous`.
+  __device__ static bool in_one_look(unsigned long long tile, unsigned long long own_previous) {
+    return own_previous != kNoTile && tile - own_previous - 1 <= 32ull * kSlabs;
+  }
   // What one look between the two tiles found: the tiles from the nearest P among them (if
   // `reached_p`) or from the first tile after own_previous, up to the tile before `tile`,
   // combined in tile order.
@@ -583,9 +590,7 @@ struct GlobalPollStatus : StridedStatus<T, kStride> {
     } else {
       unsigned long long word;
       asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(word) : "l"(this->words + tile * kStride) : "memory");
-      const unsigned int bits = ch08::status_bits_of<T>(word);
-      if ((bits >> 2) != this->epoch) return {ch09::kInvalid, T{}};  // left over from an earlier launch
-      return {bits & 3u, ch08::value_of<T>(word)};
+      return this->observe(word);
     }
   }
 };
@@ -637,6 +642,12 @@ __device__ __forceinline__ TileSpan tile_span(const Layout& layout, std::size_t 
   span.core_hi = span.hi / kVector<T> * kVector<T>;
   if (span.core_hi < span.core_lo) span.core_hi = span.core_lo;
   return span;
+}
+
+// Whether tile is in the last `rounds` rounds of G tiles of the launch (the sweep's designs that
+// change something there).
+__device__ __forceinline__ bool in_last_rounds(unsigned long long tile, int rounds, const Layout& layout) {
+  return tile + static_cast<unsigned long long>(rounds) * gridDim.x >= layout.tiles;
 }
 
 // ---- shared memory: the stages, read without bank conflicts -----------------------------
@@ -1265,7 +1276,7 @@ __device__ void look_at_the_lag(ControlOf<T, Design>& control, const StatusOf<T,
     const bool resolved = __shfl_sync(ch03::kFullWarp, lane == 0 && phase_complete(&control.resolved[s], mine.parity), 0);
     if (!resolved) {
       typename Look::template Between<T> look{Op::template identity<T>(), true};
-      if (own_previous != kNoTile && tile - own_previous - 1 <= 32ull * Design::kOwnTileSlabs) look = Look::template look_between<T>(status, tile, own_previous, op, dog, nullptr);
+      if (Look::in_one_look(tile, own_previous)) look = Look::template look_between<T>(status, tile, own_previous, op, dog, nullptr);
       else if (tile != 0) look.window = Design::DrainLookBack::resolve(status, tile, control.aggregate[s], op, dog, true);  // too far: walk
       if (lane == 0) control.own_prefix[s] = look.window, control.own_window_reached_p[s] = look.reached_p;
     }
@@ -1438,9 +1449,8 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         control.aggregate[s] = total;
         if constexpr (Design::kOwnTileRounds > 0) {
           // the look-back stops at the block's previous tile if that is in its one look, in the last rounds
-          const bool last_rounds = tile + static_cast<unsigned long long>(Design::kOwnTileRounds) * gridDim.x >= layout.tiles;
-          const bool in_one_look = own_previous != kNoTile && tile - own_previous - 1 <= 32ull * Design::kOwnTileSlabs;
-          control.own_previous_tile[s] = last_rounds && in_one_look ? own_previous : kNoTile;
+          const bool in_one_look = LookBackToOwnTile<Design::kOwnTileSlabs>::in_one_look(tile, own_previous);
+          control.own_previous_tile[s] = in_last_rounds(tile, Design::kOwnTileRounds, layout) && in_one_look ? own_previous : kNoTile;
           own_previous = tile;
         }
         if constexpr (Design::kTrace) clock.last_reduced_ns = sg::global_time_ns();
@@ -1450,7 +1460,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         if (frees_stages<Design>()) release_stored_stage<Design>(control.empty, stores);
       int lag_now = lag;
       if constexpr (Design::kEndLag > 0)  // (the sweep's ShortLagAtTheEnd) the last rounds of tiles
-        if (tile + static_cast<unsigned long long>(Design::kEndLagRounds) * gridDim.x >= layout.tiles) lag_now = min(lag, Design::kEndLag);
+        if (in_last_rounds(tile, Design::kEndLagRounds, layout)) lag_now = min(lag, Design::kEndLag);
       if (++reduced_ahead > lag_now) {
         scan_and_store();
         if constexpr (Design::kEndLag > 0)
