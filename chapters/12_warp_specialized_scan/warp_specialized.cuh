@@ -324,7 +324,7 @@ struct ShortLagAtTheEnd : Base {
 // is a look-back long because it walks? No: on the H200 a look-back that never walks takes as
 // long as step 10's (3.9 us at 2^26: one look of 131 words and its waits, against 2.5 windows of
 // 32), and the launch is no shorter, over every tile or over the last four rounds, with the
-// status words a sector apart or packed, and on two H200s of seven it is much slower (README:
+// status words a sector apart or packed, and on three H200s of eight it is much slower (README:
 // what is left). A tile's P waits for every tile before it to be reduced, whoever resolves it.
 inline constexpr int kEveryRound = 1 << 24;
 template <int kRounds, typename Base, int kSlabs = 8>
