@@ -102,7 +102,12 @@ struct BlockScan {
     Barrier::sync();
 
     // 3. rescan my items, starting from everything before my first item
-    T running = op(temp.warp_prefix[warp], before_me_in_warp);
+    rescan<kExclusive>(items, op, op(temp.warp_prefix[warp], before_me_in_warp));
+  }
+
+  // Phase 3: rescans my items in place, starting from `running`, everything before my first item.
+  template <bool kExclusive, typename Op>
+  __device__ static void rescan(T (&items)[kItems], Op op, T running) {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       if constexpr (kExclusive) {
@@ -116,19 +121,37 @@ struct BlockScan {
     }
   }
 
+  // A scan of items that were reduced earlier by reduce() below, which left what comes before
+  // each warp inside the tile: phase 1, this warp's half of phase 2 and phase 3, with no barrier.
+  // `before_warp` is everything before this warp's first item, the tile's prefix included.
+  // (Chapter 12 reduces a tile when it lands and scans it several tiles later.)
+  template <bool kExclusive, typename Op>
+  __device__ static void scan_after_reduce(T (&items)[kItems], Op op, T before_warp) {
+    const T inclusive = ch03::warp_inclusive_scan(thread_reduce(items, op), op);
+    rescan<kExclusive>(items, op, op(before_warp, ch03::warp_exclusive_from_inclusive(inclusive, op)));
+  }
+
   // The tile's total, combined strictly in order (phases 1 and 2 without the rescan): for
   // the upsweep of chapter 07, where chapter 01's butterfly reduction would reorder the
   // operands of a non-commutative operator. The total is valid in every lane of warp 0 only.
   // Contains one barrier; a block that calls it again with the same TempStorage needs a
   // barrier in between.
+  // With warp_before, warp 0 also leaves there what comes before each warp inside the tile
+  // (warp_before[w], w < kWarps), for a later scan_after_reduce() of the same items.
   template <typename Op>
-  __device__ static T reduce(const T (&items)[kItems], Op op, TempStorage& temp) {
+  __device__ static T reduce(const T (&items)[kItems], Op op, TempStorage& temp, T* warp_before = nullptr) {
     const int lane = ch03::lane_id();
     scan_within_warp(thread_reduce(items, op), op, temp);
     Barrier::sync();
     T total = Op::template identity<T>();
-    if (threadIdx.x < ch03::kWarpSize)
-      total = ch03::warp_broadcast_last(ch03::warp_inclusive_scan(lane < kWarps ? temp.warp_prefix[lane] : total, op));
+    if (threadIdx.x < ch03::kWarpSize) {
+      const T inclusive = ch03::warp_inclusive_scan(lane < kWarps ? temp.warp_prefix[lane] : total, op);
+      if (warp_before != nullptr) {
+        const T exclusive = ch03::warp_exclusive_from_inclusive(inclusive, op);  // (a shuffle: every lane)
+        if (lane < kWarps) warp_before[lane] = exclusive;
+      }
+      total = ch03::warp_broadcast_last(inclusive);
+    }
     return total;
   }
 };

@@ -30,13 +30,14 @@ bool starts_with(const std::string& name, const char* prefix) { return name.rfin
 
 // The tile whose boundaries break a variant: step 1 and chapter 09 use chapter 09's tuned
 // tile, CUB one close to it, steps 2-9 and the sweep the 16 KiB tile of this chapter, step 10
-// (and its sweep and diagnostic rows) the 32 KiB one. Step 11 takes step 9's shape at every
-// size these tests use but those around its threshold (launch after launch, below), and step
-// 10's above.
+// (and its sweep and diagnostic rows, and step 12's kernel of that shape) the 32 KiB one. Steps 11 and 12 take step 9's shape at
+// every size these tests use but those around their thresholds (launch after launch, below), and
+// step 10's above.
 template <typename T, typename Op>
 std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
   if (starts_with(variant.name, "1_") || starts_with(variant.name, "baseline/")) return ch09::kTunedTileItems<T, ch09::Tuned>;
-  if (starts_with(variant.name, "10_") || starts_with(variant.name, "sweep/10_") || starts_with(variant.name, "diagnostic/10_"))
+  if (starts_with(variant.name, "10_") || starts_with(variant.name, "sweep/10_") || starts_with(variant.name, "diagnostic/10_") ||
+      starts_with(variant.name, "diagnostic/12_"))
     return ch12::kTileItems<T, ch12::WholeSmTicketTail>;
   return ch12::kTileItems<T, ch12::SectorStatus>;
 }
@@ -44,6 +45,7 @@ std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
 }  // namespace
 
 TEST_SUITE("gpu") {
+
   TEST_CASE_TEMPLATE("12: every step matches the CPU reference", E, SG_FULL_ARRAY_TEST_ELEMENTS) {
     for (const auto& variant : ch12::Chapter::variants<typename E::type, typename E::op>()) {
       if (starts_with(variant.name, "sweep/")) sg_test::check_random(variant, sg_test::sizes_around(boundary_of(variant)));
@@ -71,12 +73,17 @@ TEST_SUITE("gpu") {
     for (std::size_t tile : {ch12::kTileItems<std::int32_t, ch12::SectorStatus>, ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>})
       for (std::size_t multiple : {std::size_t{1}, std::size_t{4}})
         for (long long delta : {-7LL, 7LL}) sizes.push_back(static_cast<std::size_t>(static_cast<long long>(multiple * sms * tile) + delta));
-    // step 11's threshold, where it changes shape, on either side
+    // steps 11 and 12's thresholds, where they change shape, on either side
     const std::size_t threshold = ch12::kWholeSmRounds * sms * ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>;
     sizes.push_back(threshold - 1);
     sizes.push_back(threshold);
     CHECK(!ch12::whole_sm_pays<std::int32_t>(threshold - 1));
     CHECK(ch12::whole_sm_pays<std::int32_t>(threshold));
+    const std::size_t threshold_12 = ch12::kBarrierFreeRounds * sms * ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>;
+    sizes.push_back(threshold_12 - 1);
+    sizes.push_back(threshold_12);
+    CHECK(!ch12::whole_sm_pays<std::int32_t>(threshold_12 - 1, ch12::kBarrierFreeRounds));
+    CHECK(ch12::whole_sm_pays<std::int32_t>(threshold_12, ch12::kBarrierFreeRounds));
     for (const auto& variant : ch12::Chapter::variants<std::int32_t, sg::Sum>()) {
       if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/") || starts_with(variant.name, "diagnostic/")) continue;
       sg_test::check_repeated(variant, sizes, sg_test::repetitions(3, 10));
@@ -106,6 +113,7 @@ TEST_SUITE("gpu") {
     ch09_test::check_epoch_wraparound<ch12::Chapter>("7_spread_status/inclusive", "7_spread_status/exclusive");  // its words a line apart
     ch09_test::check_epoch_wraparound<ch12::Chapter>("9_sector_status/inclusive", "9_sector_status/exclusive");  // a sector apart
     ch09_test::check_epoch_wraparound<ch12::Chapter>("10_one_block_per_SM/inclusive", "10_one_block_per_SM/exclusive");  // 32 KiB tiles
+    ch09_test::check_epoch_wraparound<ch12::Chapter>("12_barrier_free_scan/inclusive", "12_barrier_free_scan/exclusive");  // the scan without barriers
   }
 
 

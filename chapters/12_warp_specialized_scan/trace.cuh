@@ -76,10 +76,27 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
     std::snprintf(text, sizeof text, "%.1f / %.1f / %.1f", us.front(), us[us.size() / 2], us.back());
     return std::string(text);
   };
-  std::printf("%12s timeline, us (first / median / last block): start %s, first tile landed %s, last aggregate %s, end %s; "
-              "the launch timed %.1f\n",
+  std::printf("%12s timeline, us (first / median / last block): start %s, first tile landed %s, last aggregate %s, last prefix %s, "
+              "end %s; the launch timed %.1f\n",
               "", spread(trace.started_ns).c_str(), spread(trace.first_landed_ns).c_str(), spread(trace.last_reduced_ns).c_str(),
-              spread(trace.ended_ns).c_str(), timed_ms * 1e3);
+              spread(trace.last_prefix_ns).c_str(), spread(trace.ended_ns).c_str(), timed_ms * 1e3);
+  // the end of a block, from its last aggregate: how much of it the compute warps waited for the
+  // lag's prefixes; the rest they scanned and stored the lag
+  std::vector<double> end_us, waited_us, stored_us;
+  for (int b : ran)
+    if (trace.last_reduced_ns[b] != 0) {
+      end_us.push_back((static_cast<double>(trace.ended_ns[b]) - static_cast<double>(trace.last_reduced_ns[b])) * 1e-3);
+      waited_us.push_back(static_cast<double>(trace.end_prefix_wait_ns[b]) * 1e-3);
+      stored_us.push_back(static_cast<double>(trace.end_store_ns[b]) * 1e-3);
+    }
+  auto median = [](std::vector<double>& v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  if (!end_us.empty())
+    std::printf("%12s the end, us (median block): %.1f from the last aggregate to the end; of it %.1f waiting for the lag's prefixes, "
+                "%.1f storing (a barrier, the bulk store issued, the store before it waited for)\n",
+                "", median(end_us), median(waited_us), median(stored_us));
 }
 
 // Tiles by ticket: each SM's share of the tiles (its blocks' tiles over the mean per SM), from
@@ -213,6 +230,9 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<StopAtOwnTile<4, WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/stop_at_own_tile/over_the_last_4_rounds", options, device) &&
                   print_trace_rows<DrainLooksToOwnTiles<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/drain_looks_to_own_tiles", options, device) &&
                   print_trace_rows<GlobalPolls<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/global_polls", options, device) &&
+                  print_trace_rows<EndWithoutStoreWaits<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/end_without_store_waits", options, device) &&
+                  print_trace_rows<WholeSmBarrierFree, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/scan_without_block_barriers", options, device) &&
+                  print_trace_rows<SectorStatusBarrierFree>("sweep/9_sector_status/scan_without_block_barriers", options, device) &&
                   print_trace_rows<PrefetchAfterFirstLap<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/no_prefetch_in_the_first_lap", options, device) &&
                   print_trace_rows<DrainLooksBack<SectorStatus>>("sweep/9_sector_status/drain_looks_back", options, device) &&
                   print_trace_rows<SectorStatusWideLooks>("sweep/9_sector_status/64_tiles_per_look", options, device) &&

@@ -1,5 +1,5 @@
 // Chapter 12 - the variant list, in the order of the lesson:
-//   1_persistent_grid ... 11_shape_by_size
+//   1_persistent_grid ... 12_barrier_free_scan
 //                                          the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
@@ -67,6 +67,12 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"10_one_block_per_SM/exclusive", warp_specialized_scan<T, Op, true, WholeSmTicketTail, whole_sm_geometry<T>>, exclusive, model},
       {"11_shape_by_size/inclusive", shape_by_size_scan<T, Op, false>, inclusive, model},
       {"11_shape_by_size/exclusive", shape_by_size_scan<T, Op, true>, exclusive, model},
+      {"12_barrier_free_scan/inclusive", barrier_free_scan<T, Op, false>, inclusive, model},
+      {"12_barrier_free_scan/exclusive", barrier_free_scan<T, Op, true>, exclusive, model},
+      // step 12's one-block-per-SM kernel at every size (step 12 runs it from 16 rounds of tiles
+      // per SM up): every element type and operator, checked at its own tile's boundaries
+      {"diagnostic/12_one_block_per_SM/inclusive", warp_specialized_scan<T, Op, false, WholeSmBarrierFree, whole_sm_geometry<T>>, inclusive, model},
+      {"diagnostic/12_one_block_per_SM/exclusive", warp_specialized_scan<T, Op, true, WholeSmBarrierFree, whole_sm_geometry<T>>, exclusive, model},
       {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T, EarlyRelease>},
@@ -130,6 +136,9 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/10_one_block_per_SM/drain_looks_back", warp_specialized_scan<T, Op, false, DrainLooksBack<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/drain_looks_back/256_tiles_per_look", warp_specialized_scan<T, Op, false, DrainLooksBack<WholeSmTicketTail, 8>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/drain_looks_to_own_tiles", warp_specialized_scan<T, Op, false, DrainLooksToOwnTiles<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/9_sector_status/scan_without_block_barriers", warp_specialized_scan<T, Op, false, SectorStatusBarrierFree, device_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/scan_without_block_barriers", warp_specialized_scan<T, Op, false, WholeSmBarrierFree, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/end_without_store_waits", warp_specialized_scan<T, Op, false, EndWithoutStoreWaits<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/global_polls", warp_specialized_scan<T, Op, false, GlobalPolls<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/no_prefetch_in_the_first_lap", warp_specialized_scan<T, Op, false, PrefetchAfterFirstLap<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/lag=2_over_the_last_2_rounds", warp_specialized_scan<T, Op, false, ShortLagAtTheEnd<2, 2, WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},

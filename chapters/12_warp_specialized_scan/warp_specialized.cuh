@@ -1,4 +1,4 @@
-// Chapter 12, steps 2-11 - the warp-specialized single-pass scan.
+// Chapter 12, steps 2-12 - the warp-specialized single-pass scan.
 //
 // A persistent block (step 1) whose warps split the work:
 //
@@ -38,6 +38,11 @@
 //                       rounds of tiles drawn by ticket (dealt, the blocks' ends spread out)
 //   11 shape by size    step 10 where a launch is many rounds of tiles, step 9 where it is few:
 //                       a launch of step 10 costs more at its start and end
+//   12 barrier-free     step 11 whose reduce keeps each warp's prefix inside the tile, so that
+//      scan             the scan, a lag later, crosses no barrier of the block: each warp scans
+//                       its items from its own prefix. The compute warps are the busy part of an
+//                       SM on the H200, and the lag's scans, one after another, are the end of
+//                       a launch
 //
 // The sweep and the diagnostics (variants.cu) change one knob of step 6, 7, 8, 9 or 10 each: W
 // look-back warps taking turns, status words packed or spread, runs of K tiles per block of which
@@ -100,7 +105,7 @@
 
 namespace ch12 {
 
-inline constexpr int kMaxStages = 24;
+inline constexpr int kMaxStages = 16;
 inline constexpr int kMaxScanBuffers = 4;  // (the sweep's lag in the L2)
 inline constexpr unsigned long long kNoTile = ~0ull;  // what the producer hands on when its tiles run out
 
@@ -160,6 +165,8 @@ struct Design {
   static constexpr int kEndLagRounds = 0;  // ... over the last R rounds of tiles
   static constexpr int kOwnTileRounds = 0;  // (StopAtOwnTile) over the last R rounds of tiles, a look-back stops at the block's previous tile
   static constexpr int kOwnTileSlabs = 0;  // ... reading the status words between the two in one look of this many slabs of 32
+  static constexpr bool kEndWithoutStoreWaits = false;  // (the sweep) once the tiles run out, the lag's stores are not waited for one by one
+  static constexpr int kWarpPrefixSlots = 0;  // (step 12) P > 0: the reduce keeps each warp's prefix in the tile, for up to P stages
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
 using BulkLoads = Design<0, false>;          // step 2
@@ -334,6 +341,30 @@ struct StopAtOwnTile : Base {
                 "look-back warps, a status word per tile, the lag in the stages");
   static constexpr int kOwnTileRounds = kRounds;
   static constexpr int kOwnTileSlabs = kSlabs;
+};
+// Step 12's scan: a design whose reduce keeps what comes before each compute warp inside the tile
+// (chapter 05's reduce with warp_before), so that the scan of the tile, a lag later, needs no
+// barrier of the block: each warp scans its own items from its own prefix (scan_after_reduce),
+// and waits for the tile's prefix itself. Chapter 05's scan crosses two barriers, with warp 0
+// alone scanning the warp totals and waiting for the prefix in between while the other warps
+// idle. On the H200 the compute warps are the busy part of an SM (busy about 90% of the time in
+// step 10), and at the end of a launch they scan the lag's tiles one after another with nothing
+// else to do: the traced end of step 10 waits for prefixes 0.2 us of its 7 (README: step 12).
+inline constexpr int kMaxWarpPrefixStages = 8;
+template <typename Base>
+struct WarpPrefixesFromTheReduce : Base {
+  static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kScanBuffers == 0 && !Base::kDrainLooksBack && Base::kEndLag == 0,
+                "look-back warps, a status word per tile, the lag in the stages");
+  static constexpr int kWarpPrefixSlots = kMaxWarpPrefixStages;
+};
+// The sweep: a design whose compute warps, once the tiles have run out, no longer wait for each
+// bulk store to read its stage before the next scan. Until then they must: the stage goes back
+// to the producer. After the last tile no stage is loaded again, so the lag's stores are left
+// reading side by side and waited for once, before the block ends.
+template <typename Base>
+struct EndWithoutStoreWaits : Base {
+  static_assert(Base::kBulkStores && Base::kScanBuffers == 0, "bulk stores, the lag in the stages");
+  static constexpr bool kEndWithoutStoreWaits = true;
 };
 // The sweep: a design whose stages are handed back to the producer by thread 0 alone, after the
 // compute warps' named barrier, as in the chapter's first builds. Every design since has each
@@ -613,6 +644,9 @@ struct Trace {
   // landed, the last aggregate published, the last store drained
   static constexpr int kTimelineBlocks = 1024;
   unsigned long long started_ns[kTimelineBlocks], first_landed_ns[kTimelineBlocks], last_reduced_ns[kTimelineBlocks], ended_ns[kTimelineBlocks];
+  // ... and of its end, after the last aggregate: when the last prefix came, and how long the
+  // compute warps waited for the lag's prefixes in between (the rest: scanning and storing it)
+  unsigned long long last_prefix_ns[kTimelineBlocks], end_prefix_wait_ns[kTimelineBlocks], end_store_ns[kTimelineBlocks];
   // and, per block of the last launch, the SM it ran on and how many tiles it took (tiles by
   // ticket: how many each SM drew)
   unsigned sm_of_block[kTimelineBlocks], tiles_of_block[kTimelineBlocks];
@@ -715,7 +749,7 @@ using ComputeBarrierOf = NamedBarrier<1, kThreads>;
 template <typename Design>
 using ComputeBarrier = ComputeBarrierOf<kComputeThreads<Design>>;
 
-template <typename T, int kComputeThreadsOfBlock>
+template <typename T, int kComputeThreadsOfBlock, int kWarpPrefixSlots = 0>
 struct Control {
   using Scan = ch05::BlockScan<T, kComputeThreadsOfBlock, kItems<T>, ComputeBarrierOf<kComputeThreadsOfBlock>>;
   Mbarrier full[kMaxStages];      // the tile has landed          (the producer's lanes + the bytes)
@@ -734,9 +768,11 @@ struct Control {
   T last_scanned_p;                     // ... and its P
   Mbarrier lag_resolved;                // ... the compute warps have resolved the lag's prefixes themselves (one phase per launch)
   typename Scan::TempStorage reduce_storage, scan_storage;
+  // (WarpPrefixesFromTheReduce) per stage, what comes before each compute warp inside its tile
+  T warp_before[kWarpPrefixSlots > 0 ? kWarpPrefixSlots : 1][kWarpPrefixSlots > 0 ? Scan::kWarps : 1];
 };
 template <typename T, typename Design>
-using ControlOf = Control<T, kComputeThreads<Design>>;
+using ControlOf = Control<T, kComputeThreads<Design>, Design::kWarpPrefixSlots>;
 
 // The lag held in the L2 (LagInL2): the slots' tiles (their A and P are Control's aggregate and
 // prefix, their barriers reduced and resolved), and the scan buffers' barriers.
@@ -1147,6 +1183,7 @@ template <int kInFlight>
 struct StoreState {
   int pending[kInFlight + 1];
   int count = 0;
+  bool left_reading = false;  // (EndWithoutStoreWaits) stores at the end, not counted, still reading their stages
   __device__ void push(int stage) {
 #pragma unroll
     for (int i = 0; i <= kInFlight; ++i)
@@ -1170,7 +1207,8 @@ struct StoreState {
 // The scanned tile in `stage` goes out; then the stage is handed back (empty: the barriers of
 // the producer's stages, or with the lag in the L2 the re-reader's buffers).
 template <typename T, typename Design, typename Stores>
-__device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* stage, int s, std::size_t tile, Mbarrier* empty, Stores& stores) {
+__device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* stage, int s, std::size_t tile, Mbarrier* empty, Stores& stores,
+                                            bool stage_not_reused = false) {
   const TileSpan span = tile_span<T, Design>(layout, tile);
   T* aligned_out = out - layout.shift;  // aligned when same_alignment; only ever indexed inside [lo, hi)
   fence_shared_for_bulk_copies();  // my stores into the stage, before the bulk store reads it (or a bulk load refills it)
@@ -1189,7 +1227,9 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
     const int t = static_cast<int>(threadIdx.x);
     for (std::size_t p = span.lo + t; p < span.core_lo && p < span.hi; p += kComputeThreads<Design>) aligned_out[p] = stage[p - span.first];
     for (std::size_t p = span.core_hi + t; p < span.hi; p += kComputeThreads<Design>) aligned_out[p] = stage[p - span.first];
-    if (frees_stages<Design>()) {
+    if (Design::kEndWithoutStoreWaits && stage_not_reused) {
+      stores.left_reading = true;  // (EndWithoutStoreWaits) waited for once, in drain_stores
+    } else if (frees_stages<Design>()) {
       // the store committed before this one has read its stage: free that stage, if step 6
       // has not already. (This one's stage is freed after the next store, or in step 6 after
       // the next reduce: waiting for it now would stall the warps.) Every thread arrives once
@@ -1221,7 +1261,7 @@ __device__ __forceinline__ void release_stored_stage(Mbarrier* empty, Stores& st
 // Before the block ends: the last bulk stores have read their stages.
 template <typename Stores>
 __device__ __forceinline__ void drain_stores(Stores& stores) {
-  if (threadIdx.x == 0 && stores.count > 0) wait_bulk_store_reads<0>();
+  if (threadIdx.x == 0 && (stores.count > 0 || stores.left_reading)) wait_bulk_store_reads<0>();
 }
 
 // ---- the compute warps ------------------------------------------------------------------------
@@ -1306,6 +1346,8 @@ __device__ void look_at_the_lag(ControlOf<T, Design>& control, const StatusOf<T,
 struct ComputeClock {
   unsigned long long start = 0, load_wait_ns = 0, prefix_wait_ns = 0, waited_loads = 0, waited_load_latency_ns = 0;
   unsigned long long first_landed_ns = 0, last_reduced_ns = 0, reread_wait_ns = 0;
+  unsigned long long last_prefix_ns = 0, end_prefix_wait_ns = 0, end_store_ns = 0;  // (the end: after the last reduce)
+  bool ending = false;
   unsigned tiles = 0;
 };
 
@@ -1321,6 +1363,9 @@ __device__ __forceinline__ void add_compute_trace(Trace* trace, const ComputeClo
   if (blockIdx.x < Trace::kTimelineBlocks) {
     trace->first_landed_ns[blockIdx.x] = clock.first_landed_ns;
     trace->last_reduced_ns[blockIdx.x] = clock.last_reduced_ns;
+    trace->last_prefix_ns[blockIdx.x] = clock.last_prefix_ns;
+    trace->end_prefix_wait_ns[blockIdx.x] = clock.end_prefix_wait_ns;
+    trace->end_store_ns[blockIdx.x] = clock.end_store_ns;
     trace->ended_ns[blockIdx.x] = sg::global_time_ns();
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
@@ -1407,16 +1452,35 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         if (Design::kDrainLooksBack && draining && control.looked_back[s]) {
           prefix = control.own_prefix[s];
         } else {
+          const unsigned long long waited_before = clock.prefix_wait_ns;
           timed_wait<Design>(clock.prefix_wait_ns, [&] { wait_phase(&control.resolved[s], scan_at.parity, dog, tile); });
+          if constexpr (Design::kTrace)
+            if (threadIdx.x == 0) {
+              clock.last_prefix_ns = sg::global_time_ns();
+              if (clock.ending) clock.end_prefix_wait_ns += clock.prefix_wait_ns - waited_before;
+            }
           prefix = control.prefix[s];
         }
         if constexpr (Design::kDrainToOwnTiles)  // (thread 0, for the lag's looks at the end)
           if (threadIdx.x == 0) control.last_scanned_tile = tile, control.last_scanned_p = op(prefix, control.aggregate[s]);
         return prefix;
       };
-      Scan::template scan<kExclusive>(items, op, control.scan_storage, known_prefix);
+      if constexpr (Design::kWarpPrefixSlots > 0) {
+        // (WarpPrefixesFromTheReduce) every thread waits for the prefix; no barrier of the block
+        if (threadIdx.x == 0) {
+          (void)known_prefix(T{});  // thread 0: timed, as in every design
+        } else {
+          wait_phase(&control.resolved[s], scan_at.parity, dog, tile);
+        }
+        const T before_warp = op(control.prefix[s], control.warp_before[s][threadIdx.x / ch03::kWarpSize]);
+        Scan::template scan_after_reduce<kExclusive>(items, op, before_warp);
+      } else {
+        Scan::template scan<kExclusive>(items, op, control.scan_storage, known_prefix);
+      }
       write_stage(stage, items);
-      store_stage<T, Design>(out, layout, stage, s, tile, control.empty, stores);
+      const unsigned long long scanned_ns = Design::kTrace && threadIdx.x == 0 && clock.ending ? sg::global_time_ns() : 0;
+      store_stage<T, Design>(out, layout, stage, s, tile, control.empty, stores, clock.ending);
+      if (Design::kTrace && threadIdx.x == 0 && clock.ending) clock.end_store_ns += sg::global_time_ns() - scanned_ns;
       scan_at.advance(stage_count);
       --reduced_ahead;
     };
@@ -1433,10 +1497,13 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
           if constexpr (!Design::kRunStatus) stop_look_back_warps(control, control.tile_of, at, Design::kLookBackWarps - 1, stage_count);
         }
         end_at = at;
+        clock.ending = true;
         break;
       }
       read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T, Design>, items);
-      const T total = Scan::reduce(items, op, control.reduce_storage);  // valid in warp 0
+      T* warp_before = nullptr;  // (WarpPrefixesFromTheReduce) kept for the scan
+      if constexpr (Design::kWarpPrefixSlots > 0) warp_before = control.warp_before[s];
+      const T total = Scan::reduce(items, op, control.reduce_storage, warp_before);  // valid in warp 0
       if (threadIdx.x == 0) {
         if constexpr (Design::kRunStatus) {
           // a status word per run: the run's aggregate, published once its last tile is reduced
@@ -1767,6 +1834,9 @@ Launch plan_launch(Kernel kernel, Geometry (*geometry_of)(const DeviceLimits&), 
   launch.geometry = geometry_of(limits);
   if (lag_in_stages && launch.geometry.stages < launch.geometry.lag + 2)  // L + 1 stages waiting for their scan, one loading
     throw std::invalid_argument("chapter 12: " + std::to_string(launch.geometry.stages) + " stages cannot hold a lag of " + std::to_string(launch.geometry.lag));
+  if (Design::kWarpPrefixSlots > 0 && (launch.geometry.stages > Design::kWarpPrefixSlots || launch.geometry.lag < 1))
+    throw std::invalid_argument("chapter 12: the warps' prefixes are kept for " + std::to_string(Design::kWarpPrefixSlots) +
+                                " stages, with a lag of at least 1 (this GPU: " + std::to_string(launch.geometry.stages) + " stages)");
   launch.resident_blocks = static_cast<unsigned>(limits.sm_count * launch.geometry.blocks_per_sm);
   // several launchers share one kernel with different rings: allow the largest a block may have
   const int most = static_cast<int>(limits.shared_bytes_per_block_optin - attributes.sharedSizeBytes);
@@ -1849,18 +1919,31 @@ void warp_specialized_scan(const T* in, T* out, std::size_t n, cudaStream_t stre
 inline constexpr std::size_t kWholeSmRounds = 36;
 
 template <typename T>
-bool whole_sm_pays(std::size_t n) {
+bool whole_sm_pays(std::size_t n, std::size_t rounds = kWholeSmRounds) {
   static std::map<int, int> sm_count_of;
   const int device = sg::current_device();
   auto found = sm_count_of.find(device);
   if (found == sm_count_of.end()) found = sm_count_of.emplace(device, device_limits(device).sm_count).first;
-  return n / kTileItems<T, WholeSmTicketTail> >= kWholeSmRounds * static_cast<std::size_t>(found->second);
+  return n / kTileItems<T, WholeSmTicketTail> >= rounds * static_cast<std::size_t>(found->second);
 }
 
-template <typename T, typename Op, bool kExclusive>
+template <typename T, typename Op, bool kExclusive, typename ManyRounds = WholeSmTicketTail, std::size_t kRounds = kWholeSmRounds>
 void shape_by_size_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
-  if (whole_sm_pays<T>(n)) warp_specialized_scan<T, Op, kExclusive, WholeSmTicketTail, whole_sm_geometry<T>>(in, out, n, stream);
+  if (whole_sm_pays<T>(n, kRounds)) warp_specialized_scan<T, Op, kExclusive, ManyRounds, whole_sm_geometry<T>>(in, out, n, stream);
   else warp_specialized_scan<T, Op, kExclusive, SectorStatus, device_geometry<T>>(in, out, n, stream);
+}
+
+// Step 12: step 11 with step 10's kernel scanning without block barriers. Two blocks per SM gain
+// nothing from it (one block computes while the other waits at a barrier: the sweep's
+// sector_status/scan_without_block_barriers runs as step 9 does), one block per SM does, at
+// every size: the shapes now cross between about 9 and 16 rounds of 32 KiB tiles per SM on the
+// H200 (README: step 12), and step 12 runs one block per SM from kBarrierFreeRounds up.
+using SectorStatusBarrierFree = WarpPrefixesFromTheReduce<SectorStatus>;  // (the sweep)
+using WholeSmBarrierFree = WarpPrefixesFromTheReduce<WholeSmTicketTail>;
+inline constexpr std::size_t kBarrierFreeRounds = 16;
+template <typename T, typename Op, bool kExclusive>
+void barrier_free_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
+  shape_by_size_scan<T, Op, kExclusive, WholeSmBarrierFree, kBarrierFreeRounds>(in, out, n, stream);
 }
 
 // Whether this GPU runs the warp-specialized kernel (false: the launchers run chapter 09's v4).
