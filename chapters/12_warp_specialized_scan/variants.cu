@@ -3,6 +3,7 @@
 //                                          the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
+//   diagnostic/12_one_block_per_SM/...     step 12's one-block-per-SM kernel at every size
 //   diagnostic/...                         step 6, 8 or 10 without the look-back (tile-local),
 //                                          dealt round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
@@ -25,8 +26,10 @@
 //                                          look-backs that stop at the block's own previous
 //                                          tile (over every tile or the last rounds, or by the
 //                                          compute warps at the end), polling from the global
-//                                          state space, or with no prefetch in the ring's first
-//                                          lap)
+//                                          state space, with no prefetch in the ring's first
+//                                          lap, or with no wait for each store at the end), and
+//                                          step 12's scan without block barriers in step 9's
+//                                          shape and in step 10's
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
