@@ -30,9 +30,9 @@ bool starts_with(const std::string& name, const char* prefix) { return name.rfin
 
 // The tile whose boundaries break a variant: step 1 and chapter 09 use chapter 09's tuned
 // tile, CUB one close to it, steps 2-9 and the sweep the 16 KiB tile of this chapter, step 10
-// (and its sweep and diagnostic rows, and step 12's kernel of that shape) the 32 KiB one. Steps 11 and 12 take step 9's shape at
-// every size these tests use but those around their thresholds (launch after launch, below), and
-// step 10's above.
+// (and its sweep and diagnostic rows, and step 12's kernel of that shape) the 32 KiB one. Steps
+// 11 and 12 take step 9's shape at every size these tests use but those around their thresholds
+// (launch after launch, below), and step 10's shape above.
 template <typename T, typename Op>
 std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
   if (starts_with(variant.name, "1_") || starts_with(variant.name, "baseline/")) return ch09::kTunedTileItems<T, ch09::Tuned>;
@@ -45,7 +45,6 @@ std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
 }  // namespace
 
 TEST_SUITE("gpu") {
-
   TEST_CASE_TEMPLATE("12: every step matches the CPU reference", E, SG_FULL_ARRAY_TEST_ELEMENTS) {
     for (const auto& variant : ch12::Chapter::variants<typename E::type, typename E::op>()) {
       if (starts_with(variant.name, "sweep/")) sg_test::check_random(variant, sg_test::sizes_around(boundary_of(variant)));

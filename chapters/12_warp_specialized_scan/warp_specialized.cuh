@@ -1937,8 +1937,8 @@ void shape_by_size_scan(const T* in, T* out, std::size_t n, cudaStream_t stream)
 // Step 12: step 11 with step 10's kernel scanning without block barriers. Two blocks per SM gain
 // nothing from it (one block computes while the other waits at a barrier: the sweep's
 // sector_status/scan_without_block_barriers runs as step 9 does), one block per SM does, at
-// every size: the shapes now cross between about 9 and 16 rounds of 32 KiB tiles per SM on the
-// H200 (README: step 12), and step 12 runs one block per SM from kBarrierFreeRounds up.
+// every size: the shapes now cross between about 9 and 16 rounds of 32 KiB tiles per SM on both
+// GPUs (README: step 12), and step 12 runs one block per SM from kBarrierFreeRounds up.
 using SectorStatusBarrierFree = WarpPrefixesFromTheReduce<SectorStatus>;  // (the sweep)
 using WholeSmBarrierFree = WarpPrefixesFromTheReduce<WholeSmTicketTail>;
 inline constexpr std::size_t kBarrierFreeRounds = 16;
