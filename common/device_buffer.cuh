@@ -4,6 +4,8 @@
 //   in.upload(host_vector);
 //   sg::poison(out);                       // fill with a pattern no scan produces
 //   std::vector<int> back = out.download();
+//   sg::HostBuffer<int> staging(n);        // page-locked host memory, reused
+//   out.download_to(staging.data(), n);
 //
 // Launchers that need temporary storage (block sums, a ping-pong buffer) take it from
 // sg::scratch_bytes(): one region per GPU that only grows. The warm-up run grows
@@ -51,8 +53,11 @@ class DeviceBuffer {
   std::vector<T> download() const { return download(count_); }
   std::vector<T> download(std::size_t count) const {
     std::vector<T> host(count);
-    if (count > 0) SG_CUDA(cudaMemcpy(host.data(), data_, count * sizeof(T), cudaMemcpyDeviceToHost));
+    download_to(host.data(), count);
     return host;
+  }
+  void download_to(T* host, std::size_t count) const {
+    if (count > 0) SG_CUDA(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
   }
 
  private:
@@ -62,6 +67,37 @@ class DeviceBuffer {
   }
   T* data_ = nullptr;
   std::size_t count_ = 0;
+};
+
+// Host memory for downloads that repeat: a benchmark validates every variant's output, twice, at
+// every size, and at 2^30 elements a fresh std::vector per download costs more than the GPU's
+// work (the pages are zeroed, then the copy is staged through the driver's own page-locked
+// buffer). Page-locked memory is copied into directly, at the full speed of the link. If the
+// system cannot lock that much, ordinary memory does the same job, more slowly.
+template <typename T>
+class HostBuffer {
+ public:
+  explicit HostBuffer(std::size_t count) : count_(count) {
+    if (count_ == 0) return;
+    if (cudaMallocHost(reinterpret_cast<void**>(&locked_), count_ * sizeof(T)) != cudaSuccess) {
+      (void)cudaGetLastError();  // not sticky: clear it and fall back
+      locked_ = nullptr;
+      pageable_.resize(count_);
+    }
+  }
+  ~HostBuffer() {
+    if (locked_ != nullptr) cudaFreeHost(locked_);
+  }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+
+  T* data() { return locked_ != nullptr ? locked_ : pageable_.data(); }
+  std::size_t size() const { return count_; }
+
+ private:
+  std::size_t count_ = 0;
+  T* locked_ = nullptr;
+  std::vector<T> pageable_;
 };
 
 // Fills a buffer with the poison pattern of its element type (see inputs.hpp): any element

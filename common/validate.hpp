@@ -76,16 +76,16 @@ bool element_matches(const T& got, const reference_t<T>& expected, const Expecte
 }
 
 template <typename T>
-Validation validate(const std::vector<T>& got, const Expected<T>& expected) {
+Validation validate(const T* got, std::size_t count, const Expected<T>& expected) {
   Validation result;
   result.checked = expected.values.size();
-  if (got.size() != expected.values.size()) {
+  if (count != expected.values.size()) {
     result.mismatches = 1;
     result.first_expected = std::to_string(expected.values.size()) + " elements";
-    result.first_got = std::to_string(got.size()) + " elements";
+    result.first_got = std::to_string(count) + " elements";
     return result;
   }
-  for (std::size_t i = 0; i < got.size(); ++i) {
+  for (std::size_t i = 0; i < count; ++i) {
     if (element_matches(got[i], expected.values[i], expected, i)) continue;
     if (result.mismatches == 0) {
       result.first_index = i;
@@ -96,6 +96,11 @@ Validation validate(const std::vector<T>& got, const Expected<T>& expected) {
     if (is_poison(got[i])) ++result.unwritten;
   }
   return result;
+}
+
+template <typename T>
+Validation validate(const std::vector<T>& got, const Expected<T>& expected) {
+  return validate(got.data(), got.size(), expected);
 }
 
 }  // namespace sg
