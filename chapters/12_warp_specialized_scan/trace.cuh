@@ -233,6 +233,8 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<EndWithoutStoreWaits<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/end_without_store_waits", options, device) &&
                   print_trace_rows<WholeSmBarrierFree, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/scan_without_block_barriers", options, device) &&
                   print_trace_rows<SectorStatusBarrierFree>("sweep/9_sector_status/scan_without_block_barriers", options, device) &&
+                  print_trace_rows<WholeSmWarpStores, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/warp_stores", options, device) &&
+                  print_trace_rows<SectorStatusWarpStores>("sweep/9_sector_status/warp_stores", options, device) &&
                   print_trace_rows<PrefetchAfterFirstLap<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/no_prefetch_in_the_first_lap", options, device) &&
                   print_trace_rows<DrainLooksBack<SectorStatus>>("sweep/9_sector_status/drain_looks_back", options, device) &&
                   print_trace_rows<SectorStatusWideLooks>("sweep/9_sector_status/64_tiles_per_look", options, device) &&

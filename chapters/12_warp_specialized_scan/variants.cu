@@ -72,7 +72,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"11_shape_by_size/exclusive", shape_by_size_scan<T, Op, true>, exclusive, model},
       {"12_barrier_free_scan/inclusive", barrier_free_scan<T, Op, false>, inclusive, model},
       {"12_barrier_free_scan/exclusive", barrier_free_scan<T, Op, true>, exclusive, model},
-      // step 12's one-block-per-SM kernel at every size (step 12 runs it from 16 rounds of tiles
+      // step 12's one-block-per-SM kernel at every size (step 12 runs it from 12 rounds of tiles
       // per SM up): every element type and operator, checked at its own tile's boundaries
       {"diagnostic/12_one_block_per_SM/inclusive", warp_specialized_scan<T, Op, false, WholeSmBarrierFree, whole_sm_geometry<T>>, inclusive, model},
       {"diagnostic/12_one_block_per_SM/exclusive", warp_specialized_scan<T, Op, true, WholeSmBarrierFree, whole_sm_geometry<T>>, exclusive, model},
@@ -141,6 +141,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/10_one_block_per_SM/drain_looks_to_own_tiles", warp_specialized_scan<T, Op, false, DrainLooksToOwnTiles<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/scan_without_block_barriers", warp_specialized_scan<T, Op, false, SectorStatusBarrierFree, device_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/scan_without_block_barriers", warp_specialized_scan<T, Op, false, WholeSmBarrierFree, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/9_sector_status/warp_stores", warp_specialized_scan<T, Op, false, SectorStatusWarpStores, device_geometry<T>>, inclusive, model},
+        {"sweep/10_one_block_per_SM/warp_stores", warp_specialized_scan<T, Op, false, WholeSmWarpStores, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/end_without_store_waits", warp_specialized_scan<T, Op, false, EndWithoutStoreWaits<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/global_polls", warp_specialized_scan<T, Op, false, GlobalPolls<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/no_prefetch_in_the_first_lap", warp_specialized_scan<T, Op, false, PrefetchAfterFirstLap<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},

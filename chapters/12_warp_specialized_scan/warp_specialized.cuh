@@ -168,6 +168,7 @@ struct Design {
   static constexpr int kOwnTileSlabs = 0;  // ... reading the status words between the two in one look of this many slabs of 32
   static constexpr bool kEndWithoutStoreWaits = false;  // (the sweep) once the tiles run out, the lag's stores are not waited for one by one
   static constexpr int kWarpPrefixSlots = 0;  // (step 12) P > 0: the reduce keeps each warp's prefix in the tile, for up to P stages
+  static constexpr bool kWarpStores = false;  // (the sweep) each compute warp bulk-stores its own part of a scanned tile, with no barrier
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
 using BulkLoads = Design<0, false>;          // step 2
@@ -358,6 +359,20 @@ struct WarpPrefixesFromTheReduce : Base {
                 "look-back warps, a status word per tile, the lag in the stages");
   static constexpr int kWarpPrefixSlots = kMaxWarpPrefixStages;
 };
+// The sweep: step 12's scan with no barrier of the block before a tile goes out either. Each
+// compute warp's items are one contiguous part of the tile (kItems x 32 elements, 2 KiB), so once
+// its lanes have written their items back to the stage, the warp's lane 0 bulk-stores that part
+// itself, and waits for that store to read it before the warp hands the stage back. The stage
+// is free when all of its warps are done with it, which its `empty` barrier counts anyway. What
+// is left of the block's barriers is the reduce's one: warp 0 needs every warp's total. Its
+// storage alternates between two copies, so that the next reduce cannot overwrite totals warp 0
+// is still reading (the barrier before each store used to order that).
+template <typename Base>
+struct WarpStores : Base {
+  static_assert(Base::kWarpPrefixSlots > 0 && Base::kBulkStores && Base::kEveryThreadFrees && !Base::kEndWithoutStoreWaits,
+                "step 12's scan (no barrier in the scan itself), bulk stores, every compute thread frees its stages");
+  static constexpr bool kWarpStores = true;
+};
 // The sweep: a design whose compute warps, once the tiles have run out, no longer wait for each
 // bulk store to read its stage before the next scan. Until then they must: the stage goes back
 // to the producer. After the last tile no stage is loaded again, so the lag's stores are left
@@ -376,6 +391,12 @@ template <typename Base>
 struct ThreadZeroFrees : Base {
   static constexpr bool kEveryThreadFrees = false;
 };
+// The compute threads that issue bulk stores, and so must wait for them to read their stages:
+// thread 0, or (WarpStores) lane 0 of every compute warp.
+template <typename Design>
+__device__ __forceinline__ bool issues_bulk_stores() {
+  return Design::kWarpStores ? (threadIdx.x & 31u) == 0 : threadIdx.x == 0;
+}
 // The arrivals that complete a stage's `empty` phase, and whether this compute thread is one of them.
 template <typename Design>
 inline constexpr unsigned kStageFreers = Design::kEveryThreadFrees ? kComputeThreads<Design> : 1;
@@ -768,7 +789,7 @@ struct Control {
   unsigned long long last_scanned_tile;  // ... the block's last tile scanned before the end (kNoTile: none)
   T last_scanned_p;                     // ... and its P
   Mbarrier lag_resolved;                // ... the compute warps have resolved the lag's prefixes themselves (one phase per launch)
-  typename Scan::TempStorage reduce_storage, scan_storage;
+  typename Scan::TempStorage reduce_storage[2], scan_storage;  // (WarpStores) the reduces alternate between two
   // (WarpPrefixesFromTheReduce) per stage, what comes before each compute warp inside its tile
   T warp_before[kWarpPrefixSlots > 0 ? kWarpPrefixSlots : 1][kWarpPrefixSlots > 0 ? Scan::kWarps : 1];
 };
@@ -1213,21 +1234,36 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
   const TileSpan span = tile_span<T, Design>(layout, tile);
   T* aligned_out = out - layout.shift;  // aligned when same_alignment; only ever indexed inside [lo, hi)
   fence_shared_for_bulk_copies();  // my stores into the stage, before the bulk store reads it (or a bulk load refills it)
-  ComputeBarrier<Design>::sync();
+  const bool by_warps = Design::kWarpStores && Design::kBulkStores && layout.same_alignment;  // (WarpStores)
+  if (by_warps) {
+    __syncwarp();  // my warp's stores into the stage: its lane 0 stores the warp's part
+  } else {
+    ComputeBarrier<Design>::sync();
+  }
   if (Design::kBulkStores && layout.same_alignment) {
-    if (threadIdx.x == 0) {
-      const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
+    // The part of the tile this thread helps store: the whole tile, or (WarpStores) its warp's
+    // kItems x 32 elements. [lo, hi) holds array elements, [core_lo, core_hi) their aligned middle.
+    constexpr std::size_t kWarpPart = static_cast<std::size_t>(kItems<T>) * 32;
+    const std::size_t part_first = by_warps ? span.first + threadIdx.x / 32 * kWarpPart : span.first;
+    const std::size_t part_end = by_warps ? part_first + kWarpPart : span.first + kTileItems<T, Design>;
+    const std::size_t lo = span.lo > part_first ? span.lo : part_first;
+    const std::size_t hi = span.hi < part_end ? (span.hi > lo ? span.hi : lo) : part_end;
+    const std::size_t core_lo = span.core_lo < lo ? lo : (span.core_lo > hi ? hi : span.core_lo);
+    const std::size_t core_hi = span.core_hi < core_lo ? core_lo : (span.core_hi > hi ? hi : span.core_hi);
+    if (issues_bulk_stores<Design>()) {
+      const unsigned bytes = static_cast<unsigned>((core_hi - core_lo) * sizeof(T));
       if constexpr (Design::kL2Hints) {  // (the lag in the L2) the output need not stay in the L2
-        if (bytes > 0) bulk_store(aligned_out + span.core_lo, stage + (span.core_lo - span.first), bytes, l2_evict_first_policy());
+        if (bytes > 0) bulk_store(aligned_out + core_lo, stage + (core_lo - span.first), bytes, l2_evict_first_policy());
       } else {
-        if (bytes > 0) bulk_store(aligned_out + span.core_lo, stage + (span.core_lo - span.first), bytes);
+        if (bytes > 0) bulk_store(aligned_out + core_lo, stage + (core_lo - span.first), bytes);
       }
       commit_bulk_stores();
     }
     // the elements before and after the aligned middle (first and last tile only)
-    const int t = static_cast<int>(threadIdx.x);
-    for (std::size_t p = span.lo + t; p < span.core_lo && p < span.hi; p += kComputeThreads<Design>) aligned_out[p] = stage[p - span.first];
-    for (std::size_t p = span.core_hi + t; p < span.hi; p += kComputeThreads<Design>) aligned_out[p] = stage[p - span.first];
+    const int rank = by_warps ? static_cast<int>(threadIdx.x & 31u) : static_cast<int>(threadIdx.x);
+    const int stride = by_warps ? 32 : kComputeThreads<Design>;
+    for (std::size_t p = lo + rank; p < core_lo; p += stride) aligned_out[p] = stage[p - span.first];
+    for (std::size_t p = core_hi + rank; p < hi; p += stride) aligned_out[p] = stage[p - span.first];
     if (Design::kEndWithoutStoreWaits && stage_not_reused) {
       stores.left_reading = true;  // (EndWithoutStoreWaits) waited for once, in drain_stores
     } else if (frees_stages<Design>()) {
@@ -1237,7 +1273,7 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
       // done with the stage (its ordinary reads above: head and tail), thread 0 once the bulk
       // store has read it too. (Thread 0 alone: the next tile's barrier orders the others'.)
       stores.push(s);
-      if (threadIdx.x == 0) wait_bulk_store_reads<Design::kStoresInFlight>();
+      if (issues_bulk_stores<Design>()) wait_bulk_store_reads<Design::kStoresInFlight>();
       stores.free_oldest(empty, Design::kStoresInFlight);
     }
   } else {
@@ -1255,14 +1291,14 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
 template <typename Design, typename Stores>
 __device__ __forceinline__ void release_stored_stage(Mbarrier* empty, Stores& stores) {
   if (stores.count < Design::kStoresInFlight) return;
-  if (threadIdx.x == 0) wait_bulk_store_reads<Design::kStoresInFlight - 1>();
+  if (issues_bulk_stores<Design>()) wait_bulk_store_reads<Design::kStoresInFlight - 1>();
   stores.free_oldest(empty, Design::kStoresInFlight - 1);
 }
 
 // Before the block ends: the last bulk stores have read their stages.
-template <typename Stores>
+template <typename Design, typename Stores>
 __device__ __forceinline__ void drain_stores(Stores& stores) {
-  if (threadIdx.x == 0 && (stores.count > 0 || stores.left_reading)) wait_bulk_store_reads<0>();
+  if (issues_bulk_stores<Design>() && (stores.count > 0 || stores.left_reading)) wait_bulk_store_reads<0>();
 }
 
 // ---- the compute warps ------------------------------------------------------------------------
@@ -1439,7 +1475,8 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
     int reduced_ahead = 0;  // tiles reduced but not scanned yet
     T run_total = Op::template identity<T>();  // (a status word per run, thread 0) the aggregate of the run so far
     RingPosition end_at;  // where the tiles ran out
-    bool draining = false;  // (DrainLooksBack) the tiles have run out: the lag's own prefixes may be there
+    bool draining = false;  // the tiles have run out: no stage is loaded again (DrainLooksBack: the lag's own prefixes may be there)
+    unsigned reduces = 0;  // (WarpStores) which of the two reduce storages the next reduce uses
     unsigned long long own_previous = kNoTile;  // (StopAtOwnTile, thread 0) the block's tile before this one
     if constexpr (Design::kDrainToOwnTiles)
       if (threadIdx.x == 0) control.last_scanned_tile = kNoTile;
@@ -1480,7 +1517,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       }
       write_stage(stage, items);
       const unsigned long long scanned_ns = Design::kTrace && threadIdx.x == 0 && clock.ending ? sg::global_time_ns() : 0;
-      store_stage<T, Design>(out, layout, stage, s, tile, control.empty, stores, clock.ending);
+      store_stage<T, Design>(out, layout, stage, s, tile, control.empty, stores, draining);
       if (Design::kTrace && threadIdx.x == 0 && clock.ending) clock.end_store_ns += sg::global_time_ns() - scanned_ns;
       scan_at.advance(stage_count);
       --reduced_ahead;
@@ -1497,14 +1534,21 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
           arrive(&control.reduced[s]);
           if constexpr (!Design::kRunStatus) stop_look_back_warps(control, control.tile_of, at, Design::kLookBackWarps - 1, stage_count);
         }
+        // (WarpStores) warp 0 wrote the warps' prefixes of each tile before the next reduce's
+        // barrier, which every warp crosses before scanning that tile. The lag's last tiles have
+        // no next reduce: this barrier orders them. (A __syncwarp in warp 0 before thread 0
+        // arrives on `reduced` orders them too, through `resolved`, but racecheck cannot follow
+        // that chain and reports every such read.)
+        if constexpr (Design::kWarpStores) ComputeBarrier<Design>::sync();
         end_at = at;
-        clock.ending = true;
+        draining = true;
+        clock.ending = true;  // (traced) the end's waits are timed apart
         break;
       }
       read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T, Design>, items);
       T* warp_before = nullptr;  // (WarpPrefixesFromTheReduce) kept for the scan
       if constexpr (Design::kWarpPrefixSlots > 0) warp_before = control.warp_before[s];
-      const T total = Scan::reduce(items, op, control.reduce_storage, warp_before);  // valid in warp 0
+      const T total = Scan::reduce(items, op, control.reduce_storage[Design::kWarpStores ? reduces++ & 1u : 0], warp_before);  // valid in warp 0
       if (threadIdx.x == 0) {
         if constexpr (Design::kRunStatus) {
           // a status word per run: the run's aggregate, published once its last tile is reduced
@@ -1533,16 +1577,14 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         scan_and_store();
         if constexpr (Design::kEndLag > 0)
           while (reduced_ahead > lag_now) scan_and_store();  // the lag has just shrunk
-      } else {
+      } else if constexpr (!Design::kWarpStores) {  // (WarpStores: the next reduce writes the other storage)
         ComputeBarrier<Design>::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
       }
     }
     if constexpr (Design::kDrainToOwnTiles) {
       look_at_the_lag<T, Op, Design>(control, status, scan_at, reduced_ahead, stage_count, dog);
-      draining = true;
     } else if constexpr (Design::kDrainLooksBack) {
       look_back_the_lag<T, Op, Design>(control, status, scan_at, reduced_ahead, stage_count, dog);
-      draining = true;
     }
     while (reduced_ahead > 0) scan_and_store();
     if constexpr (Design::kRunStatus) {
@@ -1553,7 +1595,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       if (threadIdx.x == 0) stop_look_back_warps(control, control.tile_of, end_at, Design::kLookBackWarps * Design::kTilesPerLookBack - 1, stage_count);
     }
   }
-  drain_stores(stores);
+  drain_stores<Design>(stores);
   if constexpr (Design::kTrace) add_compute_trace(trace, clock);
 }
 
@@ -1608,7 +1650,7 @@ __device__ void compute_with_lag_in_l2(T* __restrict__ out, const Layout& layout
       break;
     }
     read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T, Design>, items);
-    const T total = Scan::reduce(items, op, control.reduce_storage);  // valid in warp 0
+    const T total = Scan::reduce(items, op, control.reduce_storage[0]);  // valid in warp 0
     if (threadIdx.x == 0) {
       status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
       control.aggregate[q] = total;
@@ -1624,7 +1666,7 @@ __device__ void compute_with_lag_in_l2(T* __restrict__ out, const Layout& layout
     else ComputeBarrier<Design>::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
   }
   while (reduced_ahead > 0) scan_and_store();
-  drain_stores(stores);
+  drain_stores<Design>(stores);
   if constexpr (Design::kTrace) add_compute_trace(trace, clock);
 }
 
@@ -1937,11 +1979,14 @@ void shape_by_size_scan(const T* in, T* out, std::size_t n, cudaStream_t stream)
 // Step 12: step 11 with step 10's kernel scanning without block barriers. Two blocks per SM gain
 // nothing from it (one block computes while the other waits at a barrier: the sweep's
 // sector_status/scan_without_block_barriers runs as step 9 does), one block per SM does, at
-// every size: the shapes now cross between about 9 and 16 rounds of 32 KiB tiles per SM on both
-// GPUs (README: step 12), and step 12 runs one block per SM from kBarrierFreeRounds up.
+// every size: from about 9 rounds of 32 KiB tiles per SM up it is level with step 9 or ahead, and
+// from about 12 rounds up ahead or within 1.6%, on both GPUs (README: step 12). Step 12 runs one
+// block per SM from kBarrierFreeRounds up (12: 13.0M int32 on 132 SMs).
 using SectorStatusBarrierFree = WarpPrefixesFromTheReduce<SectorStatus>;  // (the sweep)
 using WholeSmBarrierFree = WarpPrefixesFromTheReduce<WholeSmTicketTail>;
-inline constexpr std::size_t kBarrierFreeRounds = 16;
+using SectorStatusWarpStores = WarpStores<SectorStatusBarrierFree>;  // (the sweep)
+using WholeSmWarpStores = WarpStores<WholeSmBarrierFree>;            // (the sweep)
+inline constexpr std::size_t kBarrierFreeRounds = 12;
 template <typename T, typename Op, bool kExclusive>
 void barrier_free_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
   shape_by_size_scan<T, Op, kExclusive, WholeSmBarrierFree, kBarrierFreeRounds>(in, out, n, stream);
