@@ -29,7 +29,8 @@
 //                                          state space, with no prefetch in the ring's first
 //                                          lap, or with no wait for each store at the end), and
 //                                          step 12's scan without block barriers in step 9's
-//                                          shape and in step 10's
+//                                          shape and in step 10's, and the same with each
+//                                          compute warp bulk-storing its own part of a tile
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"

@@ -55,7 +55,8 @@
 // look-backs that stop at the block's own previous tile (over every tile or the last rounds, or by
 // the compute warps at the end), with its status words polled from the global state space, or
 // with no prefetch in the ring's first lap or with no wait for each store at the end, step 12's
-// scan without block barriers in either shape, one warp that turns every A into a P for the grid,
+// scan without block barriers in either shape (and with each compute warp bulk-storing its own
+// part of a tile), one warp that turns every A into a P for the grid,
 // look-backs that publish the P of every tile they passed over, wider looks for the first tiles,
 // the lag held in the L2 (a stage freed at its reduce, the tile read again from the L2 for its
 // scan); and, for the ceiling of experiments.md, no look-back at all, or no scan at all (the tiles
