@@ -30,14 +30,14 @@ bool starts_with(const std::string& name, const char* prefix) { return name.rfin
 
 // The tile whose boundaries break a variant: step 1 and chapter 09 use chapter 09's tuned
 // tile, CUB one close to it, steps 2-9 and the sweep the 16 KiB tile of this chapter, step 10
-// (and its sweep and diagnostic rows, and step 12's kernel of that shape) the 32 KiB one. Steps
-// 11 and 12 take step 9's shape at every size these tests use but those around their thresholds
-// (launch after launch, below), and step 10's shape above.
+// (and its sweep and diagnostic rows, and step 12's kernel of that shape with its sweep rows) the
+// 32 KiB one. Steps 11 and 12 take step 9's shape at every size these tests use but those around
+// their thresholds (launch after launch, below), and step 10's shape above.
 template <typename T, typename Op>
 std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
   if (starts_with(variant.name, "1_") || starts_with(variant.name, "baseline/")) return ch09::kTunedTileItems<T, ch09::Tuned>;
-  if (starts_with(variant.name, "10_") || starts_with(variant.name, "sweep/10_") || starts_with(variant.name, "diagnostic/10_") ||
-      starts_with(variant.name, "diagnostic/12_"))
+  if (starts_with(variant.name, "10_") || starts_with(variant.name, "sweep/10_") || starts_with(variant.name, "sweep/12_") ||
+      starts_with(variant.name, "diagnostic/10_") || starts_with(variant.name, "diagnostic/12_"))
     return ch12::kTileItems<T, ch12::WholeSmTicketTail>;
   return ch12::kTileItems<T, ch12::SectorStatus>;
 }

@@ -30,13 +30,16 @@
 //                                          lap, or with no wait for each store at the end), and
 //                                          step 12's scan without block barriers in step 9's
 //                                          shape and in step 10's, and the same with each
-//                                          compute warp bulk-storing its own part of a tile
+//                                          compute warp bulk-storing its own part of a tile;
+//                                          step 12's kernel with three stages loading (with and
+//                                          without the prefetch) or its last 8 rounds by ticket
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
 #include "12_warp_specialized_scan/variants.cuh"
 #include "12_warp_specialized_scan/warp_specialized.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -46,6 +49,15 @@ namespace ch12 {
 template <int kBlocks, int kStages, int kLag>
 Geometry ring(const DeviceLimits&) {
   return {kStages, kLag, kBlocks};
+}
+
+// Step 10's geometry (one block per SM, as many 32 KiB stages as fit) with kLoading stages left
+// loading instead of two: a lag of S - 1 - kLoading (3 with the 7 stages of an H100 or H200).
+template <typename T, int kLoading>
+Geometry whole_sm_geometry_loading(const DeviceLimits& device) {
+  Geometry geometry = whole_sm_geometry<T>(device);
+  geometry.lag = std::max(1, geometry.stages - 1 - kLoading);
+  return geometry;
 }
 
 template <typename T, typename Op>
@@ -144,6 +156,9 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/10_one_block_per_SM/scan_without_block_barriers", warp_specialized_scan<T, Op, false, WholeSmBarrierFree, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/warp_stores", warp_specialized_scan<T, Op, false, SectorStatusWarpStores, device_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/warp_stores", warp_specialized_scan<T, Op, false, WholeSmWarpStores, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/3_stages_loading", warp_specialized_scan<T, Op, false, WholeSmBarrierFree, whole_sm_geometry_loading<T, 3>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/3_stages_loading/no_prefetch", warp_specialized_scan<T, Op, false, WarpPrefixesFromTheReduce<WholeSm<Spread<2, 32>>>, whole_sm_geometry_loading<T, 3>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/ticket_tail=8_rounds", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeTicketTail8, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/end_without_store_waits", warp_specialized_scan<T, Op, false, EndWithoutStoreWaits<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/global_polls", warp_specialized_scan<T, Op, false, GlobalPolls<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/no_prefetch_in_the_first_lap", warp_specialized_scan<T, Op, false, PrefetchAfterFirstLap<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},

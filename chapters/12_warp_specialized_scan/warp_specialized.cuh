@@ -1987,6 +1987,9 @@ using SectorStatusBarrierFree = WarpPrefixesFromTheReduce<SectorStatus>;  // (th
 using WholeSmBarrierFree = WarpPrefixesFromTheReduce<WholeSmTicketTail>;
 using SectorStatusWarpStores = WarpStores<SectorStatusBarrierFree>;  // (the sweep)
 using WholeSmWarpStores = WarpStores<WholeSmBarrierFree>;            // (the sweep)
+// (the sweep) step 12's kernel with its last 8 rounds of tiles drawn by ticket instead of 2, so
+// that the blocks' ends come closer together (experiments.md: step 12's knobs)
+using WholeSmBarrierFreeTicketTail8 = WarpPrefixesFromTheReduce<TicketTail<8, WholeSm<SectorStatus>>>;
 inline constexpr std::size_t kBarrierFreeRounds = 12;
 template <typename T, typename Op, bool kExclusive>
 void barrier_free_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
