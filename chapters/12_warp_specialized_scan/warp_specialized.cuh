@@ -1271,8 +1271,9 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
       // the store committed before this one has read its stage: free that stage, if step 6
       // has not already. (This one's stage is freed after the next store, or in step 6 after
       // the next reduce: waiting for it now would stall the warps.) Every thread arrives once
-      // done with the stage (its ordinary reads above: head and tail), thread 0 once the bulk
-      // store has read it too. (Thread 0 alone: the next tile's barrier orders the others'.)
+      // done with the stage (its ordinary reads above: head and tail), the thread that issued a
+      // bulk store (thread 0; WarpStores: each warp's lane 0) once that store has read it too.
+      // (Thread 0 alone: the next tile's barrier orders the others'.)
       stores.push(s);
       if (issues_bulk_stores<Design>()) wait_bulk_store_reads<Design::kStoresInFlight>();
       stores.free_oldest(empty, Design::kStoresInFlight);
@@ -1287,8 +1288,9 @@ __device__ __forceinline__ void store_stage(T* out, const Layout& layout, T* sta
 // Step 6: the last bulk store has been issued a reduce ago, long enough for the copy engine to
 // have read its 16 KiB: wait for that (rarely a wait at all) and hand the stage back now, not a
 // whole tile later at the next store. The stage starts loading a tile sooner: one more stage
-// of bytes in flight (README: Little's law). Every compute thread, thread 0 after its wait (or
-// thread 0 alone, after the reduce's barrier, which every thread's reads of that stage precede).
+// of bytes in flight (README: Little's law). Every compute thread, the ones that issued bulk stores
+// after their waits (or thread 0 alone, after the reduce's barrier, which every thread's reads of
+// that stage precede).
 template <typename Design, typename Stores>
 __device__ __forceinline__ void release_stored_stage(Mbarrier* empty, Stores& stores) {
   if (stores.count < Design::kStoresInFlight) return;
