@@ -232,6 +232,7 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<GlobalPolls<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/global_polls", options, device) &&
                   print_trace_rows<EndWithoutStoreWaits<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/end_without_store_waits", options, device) &&
                   print_trace_rows<WholeSmBarrierFree, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/scan_without_block_barriers", options, device) &&
+                  print_trace_rows<WholeSmScanWhenLanded, whole_sm_geometry<std::int32_t>>("diagnostic/12_one_block_per_SM/scan_when_landed/inclusive", options, device) &&
                   print_trace_rows<WholeSmBarrierFreeTicketTail8, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/ticket_tail=8_rounds", options, device) &&
                   print_trace_rows<SectorStatusBarrierFree>("sweep/9_sector_status/scan_without_block_barriers", options, device) &&
                   print_trace_rows<WholeSmWarpStores, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/warp_stores", options, device) &&

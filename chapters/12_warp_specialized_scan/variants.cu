@@ -3,7 +3,8 @@
 //                                          the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
-//   diagnostic/12_one_block_per_SM/...     step 12's one-block-per-SM kernel at every size
+//   diagnostic/12_one_block_per_SM/...     step 12's one-block-per-SM kernel at every size, and the
+//                                          same scanning each tile when it lands
 //   diagnostic/...                         step 6, 8 or 10 without the look-back (tile-local),
 //                                          dealt round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
@@ -32,7 +33,9 @@
 //                                          shape and in step 10's, and the same with each
 //                                          compute warp bulk-storing its own part of a tile;
 //                                          step 12's kernel with three stages loading (with and
-//                                          without the prefetch) or its last 8 rounds by ticket
+//                                          without the prefetch) or its last 8 rounds by ticket, and
+//                                          step 12's kernel scanning each tile when it lands (also
+//                                          with warp stores, and in step 9's shape)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -89,6 +92,10 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       // per SM up): every element type and operator, checked at its own tile's boundaries
       {"diagnostic/12_one_block_per_SM/inclusive", warp_specialized_scan<T, Op, false, WholeSmBarrierFree, whole_sm_geometry<T>>, inclusive, model},
       {"diagnostic/12_one_block_per_SM/exclusive", warp_specialized_scan<T, Op, true, WholeSmBarrierFree, whole_sm_geometry<T>>, exclusive, model},
+      // ... with each tile scanned alone when it lands and its prefix combined in a lag later
+      // (ScanWhenLandedOf): every element type and operator, the non-commutative one included
+      {"diagnostic/12_one_block_per_SM/scan_when_landed/inclusive", warp_specialized_scan<T, Op, false, WholeSmScanWhenLanded, whole_sm_geometry<T>>, inclusive, model},
+      {"diagnostic/12_one_block_per_SM/scan_when_landed/exclusive", warp_specialized_scan<T, Op, true, WholeSmScanWhenLanded, whole_sm_geometry<T>>, exclusive, model},
       {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T, EarlyRelease>},
@@ -158,6 +165,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/10_one_block_per_SM/warp_stores", warp_specialized_scan<T, Op, false, WholeSmWarpStores, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/3_stages_loading", warp_specialized_scan<T, Op, false, WholeSmBarrierFree, whole_sm_geometry_loading<T, 3>>, inclusive, model},
         {"sweep/12_one_block_per_SM/3_stages_loading/no_prefetch", warp_specialized_scan<T, Op, false, WarpPrefixesFromTheReduce<WholeSm<Spread<2, 32>>>, whole_sm_geometry_loading<T, 3>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/scan_when_landed/warp_stores", warp_specialized_scan<T, Op, false, WholeSmScanWhenLandedWarpStores, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/9_sector_status/scan_when_landed", warp_specialized_scan<T, Op, false, SectorStatusScanWhenLanded, device_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/ticket_tail=8_rounds", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeTicketTail8, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/end_without_store_waits", warp_specialized_scan<T, Op, false, EndWithoutStoreWaits<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/global_polls", warp_specialized_scan<T, Op, false, GlobalPolls<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},

@@ -170,6 +170,7 @@ struct Design {
   static constexpr bool kEndWithoutStoreWaits = false;  // (the sweep) once the tiles run out, the lag's stores are not waited for one by one
   static constexpr int kWarpPrefixSlots = 0;  // (step 12) P > 0: the reduce keeps each warp's prefix in the tile, for up to P stages
   static constexpr bool kWarpStores = false;  // (the sweep) each compute warp bulk-stores its own part of a scanned tile, with no barrier
+  static constexpr bool kScanWhenLanded = false;  // (the sweep) a tile is scanned alone when it lands; its prefix is combined in a lag later
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
 using BulkLoads = Design<0, false>;          // step 2
@@ -370,9 +371,26 @@ struct WarpPrefixesFromTheReduce : Base {
 // is still reading (the barrier before each store used to order that).
 template <typename Base>
 struct WarpStores : Base {
-  static_assert(Base::kWarpPrefixSlots > 0 && Base::kBulkStores && Base::kEveryThreadFrees && !Base::kEndWithoutStoreWaits,
-                "step 12's scan (no barrier in the scan itself), bulk stores, every compute thread frees its stages");
+  static_assert((Base::kWarpPrefixSlots > 0 || Base::kScanWhenLanded) && Base::kBulkStores && Base::kEveryThreadFrees && !Base::kEndWithoutStoreWaits,
+                "step 12's scan or the scan when a tile lands (no barrier after the prefix), bulk stores, every compute thread frees its stages");
   static constexpr bool kWarpStores = true;
+};
+// The sweep: the tile scanned alone the moment it lands, not a lag later. Step 12's reduce already
+// crosses the one barrier a tile scan needs (every warp's total); after it each warp scans the
+// warp totals itself and rescans its items from what comes before it in the tile, and writes
+// them back to the stage: chapter 05's BlockScan::scan_alone_one_barrier. A lag later, once the
+// tile's prefix P is known, what is left is a map: every element x becomes op(P, x), which is the
+// scan's element for any associative operator (x holds the tile's elements up to it, combined in
+// order). The work after the prefix, all of it a block's end is made of once its tiles run out
+// (README: step 12), is a read, one operation and a write per element. The landing tile is
+// written back once more, and the reduce's storage alternates between two copies, so that no
+// barrier is needed between reduces (experiments.md: the tile scanned when it lands).
+template <typename Base>
+struct ScanWhenLandedOf : Base {
+  static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kScanBuffers == 0 && !Base::kDrainLooksBack && Base::kEndLag == 0 &&
+                    Base::kWarpPrefixSlots == 0,
+                "look-back warps, a status word per tile, the lag in the stages, the reduce's storage alternating");
+  static constexpr bool kScanWhenLanded = true;
 };
 // The sweep: a design whose compute warps, once the tiles have run out, no longer wait for each
 // bulk store to read its stage before the next scan. Until then they must: the stage goes back
@@ -1506,7 +1524,18 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
           if (threadIdx.x == 0) control.last_scanned_tile = tile, control.last_scanned_p = op(prefix, control.aggregate[s]);
         return prefix;
       };
-      if constexpr (Design::kWarpPrefixSlots > 0) {
+      if constexpr (Design::kScanWhenLanded) {
+        // (ScanWhenLandedOf) the stage holds the tile scanned alone: every thread waits for the prefix
+        // and combines it into its items; no barrier of the block
+        if (threadIdx.x == 0) {
+          (void)known_prefix(T{});  // thread 0: timed, as in every design
+        } else {
+          wait_phase(&control.resolved[s], scan_at.parity, dog, tile);
+        }
+        const T prefix = control.prefix[s];
+#pragma unroll
+        for (int i = 0; i < kItems<T>; ++i) items[i] = op(prefix, items[i]);
+      } else if constexpr (Design::kWarpPrefixSlots > 0) {
         // (WarpPrefixesFromTheReduce) every thread waits for the prefix; no barrier of the block
         if (threadIdx.x == 0) {
           (void)known_prefix(T{});  // thread 0: timed, as in every design
@@ -1548,10 +1577,17 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         clock.ending = true;  // (traced) the end's waits are timed apart
         break;
       }
-      read_stage(stages + static_cast<std::size_t>(s) * kTileItems<T, Design>, items);
+      T* const landed = stages + static_cast<std::size_t>(s) * kTileItems<T, Design>;
+      read_stage(landed, items);
       T* warp_before = nullptr;  // (WarpPrefixesFromTheReduce) kept for the scan
       if constexpr (Design::kWarpPrefixSlots > 0) warp_before = control.warp_before[s];
-      const T total = Scan::reduce(items, op, control.reduce_storage[Design::kWarpStores ? reduces++ & 1u : 0], warp_before);  // valid in warp 0
+      T total;  // valid in warp 0
+      if constexpr (Design::kScanWhenLanded) {
+        total = Scan::template scan_alone_one_barrier<kExclusive>(items, op, control.reduce_storage[reduces++ & 1u]);
+        write_stage(landed, items);  // read back by the same thread a lag later
+      } else {
+        total = Scan::reduce(items, op, control.reduce_storage[Design::kWarpStores ? reduces++ & 1u : 0], warp_before);
+      }
       if (threadIdx.x == 0) {
         if constexpr (Design::kRunStatus) {
           // a status word per run: the run's aggregate, published once its last tile is reduced
@@ -1580,7 +1616,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         scan_and_store();
         if constexpr (Design::kEndLag > 0)
           while (reduced_ahead > lag_now) scan_and_store();  // the lag has just shrunk
-      } else if constexpr (!Design::kWarpStores) {  // (WarpStores: the next reduce writes the other storage)
+      } else if constexpr (!Design::kWarpStores && !Design::kScanWhenLanded) {  // (WarpStores, ScanWhenLandedOf: the next reduce writes the other storage)
         ComputeBarrier<Design>::sync();  // no scan in between: warp 0 has read reduce_storage before the next reduce writes it
       }
     }
@@ -1997,6 +2033,11 @@ template <typename T, typename Op, bool kExclusive>
 void barrier_free_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
   shape_by_size_scan<T, Op, kExclusive, WholeSmBarrierFree, kBarrierFreeRounds>(in, out, n, stream);
 }
+// (the sweep and a diagnostic) step 12's kernel, and step 9's, with each tile scanned alone
+// when it lands (ScanWhenLandedOf; experiments.md: the tile scanned when it lands)
+using SectorStatusScanWhenLanded = ScanWhenLandedOf<SectorStatus>;
+using WholeSmScanWhenLanded = ScanWhenLandedOf<WholeSmTicketTail>;
+using WholeSmScanWhenLandedWarpStores = WarpStores<WholeSmScanWhenLanded>;
 
 // Whether this GPU runs the warp-specialized kernel (false: the launchers run chapter 09's v4).
 inline bool runs_bulk_copy_kernel() {
