@@ -153,6 +153,7 @@ struct Design {
   static constexpr int kTicketTailRounds = 0;  // (the sweep) the last R rounds of tiles (and the part round) drawn by ticket, not dealt
   static constexpr unsigned kPrefetchBytes = ~0u;  // (the sweep) ... of which only the first this many bytes
   static constexpr bool kPrefetchAfterFirstLap = false;  // (the sweep) ... but not with the ring's first S loads
+  static constexpr int kFirstLapPrefetch = 0;  // (the sweep) ... and the ring's first X loads each ask for one tile of the second lap too
   static constexpr bool kGlobalPolls = false;  // (the sweep) status words polled from the global state space (GlobalPollStatus)
   static constexpr bool kPrefixWarp = false;  // (the sweep) block 0 has one more warp: the grid's prefix warp
   static constexpr bool kPrefixLaneRuns = false;  // (the sweep) ... which reads a run of tiles per lane
@@ -286,6 +287,19 @@ template <typename Base>
 struct PrefetchAfterFirstLap : Base {
   static_assert(Base::kPrefetchAhead > 0 && !Base::kTicketedTiles, "a prefetching design");
   static constexpr bool kPrefetchAfterFirstLap = true;
+};
+// The sweep: a prefetching design whose first X loads, which fill the empty ring, each also ask
+// the L2 for one tile of the ring's second lap (the load at position p for position S + 1 + p,
+// the tile the normal prefetch asks for only a lap later). PM sampling of one launch of step 12 at
+// 2^26 (experiments.md: where a launch's DRAM time goes) shows the DRAM reading at 95-98% while
+// the empty ring fills, then busy at 43-72% for about 9 us while the ring is full and waits for
+// its first scans and stores, then at 91-93% to the end: the first lap asks for too little.
+template <int kTiles, typename Base>
+struct FirstLapPrefetchOf : Base {
+  static_assert(Base::kPrefetchAhead == 1 && Base::kTilesPerLookBack == 1 && !Base::kTicketedTiles && !Base::kChunkedTiles &&
+                    !Base::kPrefetchAfterFirstLap,
+                "round-robin tiles, prefetched a tile ahead");
+  static constexpr int kFirstLapPrefetch = kTiles;
 };
 // The sweep: a design whose look-backs poll the status words with global loads, not generic ones
 // (GlobalPollStatus below).
@@ -926,6 +940,15 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
           unsigned later_bytes = static_cast<unsigned>((later.core_hi - later.core_lo) * sizeof(T));
           if (later_bytes > Design::kPrefetchBytes) later_bytes = Design::kPrefetchBytes;
           if (later_bytes > 0) ch09::prefetch_l2(aligned_in + later.core_lo, later_bytes);
+        }
+        if constexpr (Design::kFirstLapPrefetch > 0) {
+          // (FirstLapPrefetchOf) the first lap also asks for the second lap's tiles, dealt ones only
+          const unsigned long long far = tile + static_cast<unsigned long long>(stage_count + 1) * gridDim.x;
+          if (at.round == 0 && s < Design::kFirstLapPrefetch && far < (kTail ? dealt : layout.tiles)) {
+            const TileSpan later = tile_span<T, Design>(layout, far);
+            const unsigned later_bytes = static_cast<unsigned>((later.core_hi - later.core_lo) * sizeof(T));
+            if (later_bytes > 0) ch09::prefetch_l2(aligned_in + later.core_lo, later_bytes);
+          }
         }
       }
     } else {
@@ -2038,6 +2061,9 @@ void barrier_free_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) 
 using SectorStatusScanWhenLanded = ScanWhenLandedOf<SectorStatus>;
 using WholeSmScanWhenLanded = ScanWhenLandedOf<WholeSmTicketTail>;
 using WholeSmScanWhenLandedWarpStores = WarpStores<WholeSmScanWhenLanded>;
+// (the sweep) step 12's kernel whose first lap asks the L2 for X tiles of the second lap too
+template <int kTiles>
+using WholeSmBarrierFreeFirstLap = WarpPrefixesFromTheReduce<FirstLapPrefetchOf<kTiles, WholeSmTicketTail>>;
 
 // Whether this GPU runs the warp-specialized kernel (false: the launchers run chapter 09's v4).
 inline bool runs_bulk_copy_kernel() {
