@@ -33,8 +33,9 @@
 //                                          shape and in step 10's, and the same with each
 //                                          compute warp bulk-storing its own part of a tile;
 //                                          step 12's kernel with three stages loading (with and
-//                                          without the prefetch), its last 8 rounds by ticket, or its
-//                                          first lap prefetching 4 or 7 tiles more, and step 12's
+//                                          without the prefetch), its last 8 rounds by ticket, its
+//                                          first lap prefetching 4 or 7 tiles more, three look-back
+//                                          warps, or wide looks over the first lap, and step 12's
 //                                          kernel scanning each tile when it lands (also with warp
 //                                          stores, and in step 9's shape)
 #include "00_speed_of_light/cub_scan.cuh"
@@ -169,6 +170,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/12_one_block_per_SM/scan_when_landed/warp_stores", warp_specialized_scan<T, Op, false, WholeSmScanWhenLandedWarpStores, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/first_lap_prefetch=4_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeFirstLap<4>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/first_lap_prefetch=7_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeFirstLap<7>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/3_lookback_warps", warp_specialized_scan<T, Op, false, WholeSmBarrierFree3LookBackWarps, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/first_1024_tiles_look_256", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeWideFirstLooks, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/scan_when_landed", warp_specialized_scan<T, Op, false, SectorStatusScanWhenLanded, device_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/ticket_tail=8_rounds", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeTicketTail8, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/end_without_store_waits", warp_specialized_scan<T, Op, false, EndWithoutStoreWaits<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},

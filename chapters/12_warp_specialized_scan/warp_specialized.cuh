@@ -2064,6 +2064,13 @@ using WholeSmScanWhenLandedWarpStores = WarpStores<WholeSmScanWhenLanded>;
 // (the sweep) step 12's kernel whose first lap asks the L2 for X tiles of the second lap too
 template <int kTiles>
 using WholeSmBarrierFreeFirstLap = WarpPrefixesFromTheReduce<FirstLapPrefetchOf<kTiles, WholeSmTicketTail>>;
+// (the sweep) step 12's kernel with three look-back warps taking turns instead of two: is the dip
+// after the ring fills (experiments.md: where a launch's DRAM time goes) the look-backs' queue?
+using WholeSmBarrierFree3LookBackWarps = WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<PrefetchAhead<1, Spread<3, 32>>>>>;
+// (the sweep) ... or with the look-backs of its first 1024 tiles (the first lap: 7 x 132) reading
+// 256 status words a look instead of 32: at the start only tile 0 has a P, and a look-back that
+// meets none walks back a window per look
+using WholeSmBarrierFreeWideFirstLooks = WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<WideFirstLooks<1024, 8, SectorStatus>>>>;
 
 // Whether this GPU runs the warp-specialized kernel (false: the launchers run chapter 09's v4).
 inline bool runs_bulk_copy_kernel() {
