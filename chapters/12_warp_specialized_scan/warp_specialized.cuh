@@ -291,9 +291,11 @@ struct PrefetchAfterFirstLap : Base {
 // The sweep: a prefetching design whose first X loads, which fill the empty ring, each also ask
 // the L2 for one tile of the ring's second lap (the load at position p for position S + 1 + p,
 // the tile the normal prefetch asks for only a lap later). PM sampling of one launch of step 12 at
-// 2^26 (experiments.md: where a launch's DRAM time goes) shows the DRAM reading at 95-98% while
-// the empty ring fills, then busy at 43-72% for about 9 us while the ring is full and waits for
-// its first scans and stores, then at 91-93% to the end: the first lap asks for too little.
+// 2^26 on an H100 (experiments.md: where a launch's DRAM time goes) shows the DRAM reading at
+// 95-98% while the empty ring fills, then busy at 43-72% for about 9 us while the full ring waits
+// for its first scans and stores, then at about 90% to the end. The question: does the first lap
+// ask for too little? No: with more asked for, the fill runs longer, the same dip follows, and
+// the scan is slower at every size.
 template <int kTiles, typename Base>
 struct FirstLapPrefetchOf : Base {
   static_assert(Base::kPrefetchAhead == 1 && Base::kTilesPerLookBack == 1 && !Base::kTicketedTiles && !Base::kChunkedTiles &&
