@@ -80,6 +80,14 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
               "end %s; the launch timed %.1f\n",
               "", spread(trace.started_ns).c_str(), spread(trace.first_landed_ns).c_str(), spread(trace.last_reduced_ns).c_str(),
               spread(trace.last_prefix_ns).c_str(), spread(trace.ended_ns).c_str(), timed_ms * 1e3);
+  // the start of a block: its first store, and its first lap of scans (as many tiles as stages),
+  // with the compute warps' waits for prefixes and for loads until then
+  std::vector<double> start_prefix_us, start_load_us;
+  for (int b : ran)
+    if (trace.lap_scanned_ns[b] != 0) {
+      start_prefix_us.push_back(static_cast<double>(trace.start_prefix_wait_ns[b]) * 1e-3);
+      start_load_us.push_back(static_cast<double>(trace.start_load_wait_ns[b]) * 1e-3);
+    }
   // the end of a block, from its last aggregate: how much of it the compute warps waited for the
   // lag's prefixes; the rest they scanned and stored the lag
   std::vector<double> end_us, waited_us, stored_us;
@@ -93,6 +101,10 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
   };
+  if (!start_prefix_us.empty())
+    std::printf("%12s the start, us (first / median / last block): first store issued %s, a lap of tiles scanned %s; until then "
+                "(median block) %.1f waiting for prefixes, %.1f for loads\n",
+                "", spread(trace.first_store_ns).c_str(), spread(trace.lap_scanned_ns).c_str(), median(start_prefix_us), median(start_load_us));
   if (!end_us.empty())
     std::printf("%12s the end, us (median block): %.1f from the last aggregate to the end; of it %.1f waiting for the lag's prefixes, "
                 "%.1f storing (a barrier, the bulk store issued, the store before it waited for)\n",
@@ -233,6 +245,8 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<EndWithoutStoreWaits<WholeSmTicketTail>, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/end_without_store_waits", options, device) &&
                   print_trace_rows<WholeSmBarrierFree, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/scan_without_block_barriers", options, device) &&
                   print_trace_rows<WholeSmScanWhenLanded, whole_sm_geometry<std::int32_t>>("diagnostic/12_one_block_per_SM/scan_when_landed/inclusive", options, device) &&
+                  print_trace_rows<WholeSmBarrierFreeLagGrowing<2>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_2_tiles", options, device) &&
+                  print_trace_rows<WholeSmBarrierFreeLagGrowing<7>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_7_tiles", options, device) &&
                   print_trace_rows<WholeSmBarrierFreeTicketTail8, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/ticket_tail=8_rounds", options, device) &&
                   print_trace_rows<SectorStatusBarrierFree>("sweep/9_sector_status/scan_without_block_barriers", options, device) &&
                   print_trace_rows<WholeSmWarpStores, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/warp_stores", options, device) &&

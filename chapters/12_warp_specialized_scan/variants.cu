@@ -35,9 +35,10 @@
 //                                          step 12's kernel with three stages loading (with and
 //                                          without the prefetch), its last 8 rounds by ticket, its
 //                                          first lap prefetching 4 or 7 tiles more, three look-back
-//                                          warps, or wide looks over the first lap, and step 12's
-//                                          kernel scanning each tile when it lands (also with warp
-//                                          stores, and in step 9's shape)
+//                                          warps, wide looks over the first lap, or a lag growing
+//                                          from 1 at the start, and step 12's kernel scanning each
+//                                          tile when it lands (also with warp stores, and in step
+//                                          9's shape)
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -172,6 +173,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/12_one_block_per_SM/first_lap_prefetch=7_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeFirstLap<7>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/3_lookback_warps", warp_specialized_scan<T, Op, false, WholeSmBarrierFree3LookBackWarps, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/first_1024_tiles_look_256", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeWideFirstLooks, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_2_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeLagGrowing<2>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_7_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeLagGrowing<7>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/scan_when_landed", warp_specialized_scan<T, Op, false, SectorStatusScanWhenLanded, device_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/ticket_tail=8_rounds", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeTicketTail8, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/10_one_block_per_SM/end_without_store_waits", warp_specialized_scan<T, Op, false, EndWithoutStoreWaits<WholeSmTicketTail>, whole_sm_geometry<T>>, inclusive, model},

@@ -166,6 +166,7 @@ struct Design {
   static constexpr bool kDrainToOwnTiles = false;  // ... each only as far as the block's tile before it (DrainLooksToOwnTiles)
   static constexpr int kEndLag = 0;  // (the sweep) a lag of this many tiles instead of L ...
   static constexpr int kEndLagRounds = 0;  // ... over the last R rounds of tiles
+  static constexpr int kStartLagStep = 0;  // (the sweep) X > 0: a lag of 1 at the block's first tile, one more every X tiles up to L
   static constexpr int kOwnTileRounds = 0;  // (StopAtOwnTile) over the last R rounds of tiles, a look-back stops at the block's previous tile
   static constexpr int kOwnTileSlabs = 0;  // ... reading the status words between the two in one look of this many slabs of 32
   static constexpr bool kEndWithoutStoreWaits = false;  // (the sweep) once the tiles run out, the lag's stores are not waited for one by one
@@ -704,6 +705,10 @@ struct Trace {
   // ... and of its end, after the last aggregate: when the last prefix came, and how long the
   // compute warps waited for the lag's prefixes in between (the rest: scanning and storing it)
   unsigned long long last_prefix_ns[kTimelineBlocks], end_prefix_wait_ns[kTimelineBlocks], end_store_ns[kTimelineBlocks];
+  // ... and of its start: its first store issued, its first S tiles scanned (a ring's worth), and
+  // how long the compute warps waited for prefixes and for loads until then
+  unsigned long long first_store_ns[kTimelineBlocks], lap_scanned_ns[kTimelineBlocks], start_prefix_wait_ns[kTimelineBlocks],
+      start_load_wait_ns[kTimelineBlocks];
   // and, per block of the last launch, the SM it ran on and how many tiles it took (tiles by
   // ticket: how many each SM drew)
   unsigned sm_of_block[kTimelineBlocks], tiles_of_block[kTimelineBlocks];
@@ -1430,8 +1435,11 @@ struct ComputeClock {
   unsigned long long start = 0, load_wait_ns = 0, prefix_wait_ns = 0, waited_loads = 0, waited_load_latency_ns = 0;
   unsigned long long first_landed_ns = 0, last_reduced_ns = 0, reread_wait_ns = 0;
   unsigned long long last_prefix_ns = 0, end_prefix_wait_ns = 0, end_store_ns = 0;  // (the end: after the last reduce)
+  unsigned long long first_store_ns = 0, lap_scanned_ns = 0, start_prefix_wait_ns = 0, start_load_wait_ns = 0;  // (the start: the first S scans)
   bool ending = false;
   unsigned tiles = 0;
+  int scans = 0, lap = 0;  // tiles scanned so far; the ring's stages (the start is the first lap of scans)
+  __device__ bool starting() const { return scans < lap; }
 };
 
 // ... and at the end adds them to the launch's sums, and its block's timeline.
@@ -1449,6 +1457,10 @@ __device__ __forceinline__ void add_compute_trace(Trace* trace, const ComputeClo
     trace->last_prefix_ns[blockIdx.x] = clock.last_prefix_ns;
     trace->end_prefix_wait_ns[blockIdx.x] = clock.end_prefix_wait_ns;
     trace->end_store_ns[blockIdx.x] = clock.end_store_ns;
+    trace->first_store_ns[blockIdx.x] = clock.first_store_ns;
+    trace->lap_scanned_ns[blockIdx.x] = clock.lap_scanned_ns;
+    trace->start_prefix_wait_ns[blockIdx.x] = clock.start_prefix_wait_ns;
+    trace->start_load_wait_ns[blockIdx.x] = clock.start_load_wait_ns;
     trace->ended_ns[blockIdx.x] = sg::global_time_ns();
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
@@ -1474,7 +1486,9 @@ __device__ __forceinline__ void wait_for_tile(ControlOf<T, Design>& control, int
     return;
   }
   const bool landed = phase_complete(&control.full[s], parity);
+  const unsigned long long waited_before = clock.load_wait_ns;
   timed_wait<Design>(clock.load_wait_ns, [&] { wait_phase(&control.full[s], parity, dog, 0); });
+  if (clock.starting()) clock.start_load_wait_ns += clock.load_wait_ns - waited_before;
   if (clock.first_landed_ns == 0) clock.first_landed_ns = sg::global_time_ns();
   clock.tiles += control.tile_of[s] != kNoTile;
   if (!landed && control.tile_of[s] != kNoTile) ++clock.waited_loads, clock.waited_load_latency_ns += sg::global_time_ns() - control.issued_ns[s];
@@ -1489,6 +1503,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
   StoreState<Design::kStoresInFlight> stores;
   ComputeClock clock;
   if (Design::kTrace && threadIdx.x == 0) clock.start = sg::global_time_ns();
+  clock.lap = stage_count;
   T items[kItems<T>];
 
   if constexpr (Design::kCopyOnly) {
@@ -1523,6 +1538,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
     RingPosition end_at;  // where the tiles ran out
     bool draining = false;  // the tiles have run out: no stage is loaded again (DrainLooksBack: the lag's own prefixes may be there)
     unsigned reduces = 0;  // (WarpStores) which of the two reduce storages the next reduce uses
+    int reduced_tiles = 0;  // (LagGrowingAtTheStart) the block's tiles reduced so far
     unsigned long long own_previous = kNoTile;  // (StopAtOwnTile, thread 0) the block's tile before this one
     if constexpr (Design::kDrainToOwnTiles)
       if (threadIdx.x == 0) control.last_scanned_tile = kNoTile;
@@ -1542,6 +1558,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
             if (threadIdx.x == 0) {
               clock.last_prefix_ns = sg::global_time_ns();
               if (clock.ending) clock.end_prefix_wait_ns += clock.prefix_wait_ns - waited_before;
+              if (clock.starting()) clock.start_prefix_wait_ns += clock.prefix_wait_ns - waited_before;
             }
           prefix = control.prefix[s];
         }
@@ -1574,7 +1591,11 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       }
       write_stage(stage, items);
       const unsigned long long scanned_ns = Design::kTrace && threadIdx.x == 0 && clock.ending ? sg::global_time_ns() : 0;
+      if constexpr (Design::kTrace)
+        if (threadIdx.x == 0 && clock.first_store_ns == 0) clock.first_store_ns = sg::global_time_ns();
       store_stage<T, Design>(out, layout, stage, s, tile, control.empty, stores, draining);
+      if constexpr (Design::kTrace)
+        if (threadIdx.x == 0 && ++clock.scans == clock.lap) clock.lap_scanned_ns = sg::global_time_ns();
       if (Design::kTrace && threadIdx.x == 0 && clock.ending) clock.end_store_ns += sg::global_time_ns() - scanned_ns;
       scan_at.advance(stage_count);
       --reduced_ahead;
@@ -1637,6 +1658,8 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       int lag_now = lag;
       if constexpr (Design::kEndLag > 0)  // (the sweep's ShortLagAtTheEnd) the last rounds of tiles
         if (in_last_rounds(tile, Design::kEndLagRounds, layout)) lag_now = min(lag, Design::kEndLag);
+      if constexpr (Design::kStartLagStep > 0)  // (the sweep's LagGrowingAtTheStart) the block's first tiles
+        lag_now = min(lag, 1 + reduced_tiles++ / Design::kStartLagStep);
       if (++reduced_ahead > lag_now) {
         scan_and_store();
         if constexpr (Design::kEndLag > 0)
@@ -2066,6 +2089,19 @@ using WholeSmScanWhenLandedWarpStores = WarpStores<WholeSmScanWhenLanded>;
 // (the sweep) step 12's kernel whose first lap asks the L2 for X tiles of the second lap too
 template <int kTiles>
 using WholeSmBarrierFreeFirstLap = WarpPrefixesFromTheReduce<FirstLapPrefetchOf<kTiles, WholeSmTicketTail>>;
+// The sweep: a design whose lag starts at 1 and grows by one every kTilesPerStep tiles of the
+// block up to L. The trace of step 12's start (H100, 2^26, median block): the first tile lands at
+// 4.4 us, but the first store is issued at 17.2 us, after the lag's five reduces, and by the time
+// a ring's worth of tiles is scanned (31.2 us) the compute warps have waited 1.3 us for prefixes
+// and 10.8 us for loads: the first lap lands at once, its stages free only once the lag is full,
+// and the DRAM idles meanwhile (experiments.md: where a launch's DRAM time goes). A short lag at
+// the start frees the first stages a few reduces sooner.
+template <int kTilesPerStep, typename Base>
+struct LagGrowingAtTheStart : Base {
+  static_assert(Base::kLookBackWarp && Base::kScanBuffers == 0 && Base::kEndLag == 0 && !Base::kRunStatus && !Base::kDrainLooksBack,
+                "look-back warps, the lag in the stages, no other change of the lag");
+  static constexpr int kStartLagStep = kTilesPerStep;
+};
 // (the sweep) step 12's kernel with three look-back warps taking turns instead of two: is the dip
 // after the ring fills (experiments.md: where a launch's DRAM time goes) the look-backs' queue?
 using WholeSmBarrierFree3LookBackWarps = WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<PrefetchAhead<1, Spread<3, 32>>>>>;
@@ -2073,6 +2109,9 @@ using WholeSmBarrierFree3LookBackWarps = WarpPrefixesFromTheReduce<TicketTail<2,
 // 256 status words a look instead of 32: at the start only tile 0 has a P, and a look-back that
 // meets none walks back a window per look
 using WholeSmBarrierFreeWideFirstLooks = WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<WideFirstLooks<1024, 8, SectorStatus>>>>;
+// (the sweep) ... or with a lag of 1 at the start, growing by one every X tiles up to step 12's 4
+template <int kTilesPerStep>
+using WholeSmBarrierFreeLagGrowing = WarpPrefixesFromTheReduce<LagGrowingAtTheStart<kTilesPerStep, WholeSmTicketTail>>;
 
 // Whether this GPU runs the warp-specialized kernel (false: the launchers run chapter 09's v4).
 inline bool runs_bulk_copy_kernel() {
