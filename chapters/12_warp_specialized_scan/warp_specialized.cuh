@@ -2094,8 +2094,10 @@ using WholeSmBarrierFreeFirstLap = WarpPrefixesFromTheReduce<FirstLapPrefetchOf<
 // 4.4 us, but the first store is issued at 17.2 us, after the lag's five reduces, and by the time
 // a ring's worth of tiles is scanned (31.2 us) the compute warps have waited 1.3 us for prefixes
 // and 10.8 us for loads: the first lap lands at once, its stages free only once the lag is full,
-// and the DRAM idles meanwhile (experiments.md: where a launch's DRAM time goes). A short lag at
-// the start frees the first stages a few reduces sooner.
+// and the DRAM idles meanwhile (experiments.md: where a launch's DRAM time goes). The question:
+// does a short lag at the start free the first stages sooner? No: the median block's first store
+// comes no sooner, its compute warps wait for the first prefixes instead (9.5 us against 1.4),
+// and the scan is slower at every size.
 template <int kTilesPerStep, typename Base>
 struct LagGrowingAtTheStart : Base {
   static_assert(Base::kLookBackWarp && Base::kScanBuffers == 0 && Base::kEndLag == 0 && !Base::kRunStatus && !Base::kDrainLooksBack,
@@ -2104,10 +2106,12 @@ struct LagGrowingAtTheStart : Base {
 };
 // (the sweep) step 12's kernel with three look-back warps taking turns instead of two: is the dip
 // after the ring fills (experiments.md: where a launch's DRAM time goes) the look-backs' queue?
+// No: the dip stays as deep, and the scan is no faster.
 using WholeSmBarrierFree3LookBackWarps = WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<PrefetchAhead<1, Spread<3, 32>>>>>;
 // (the sweep) ... or with the look-backs of its first 1024 tiles (the first lap: 7 x 132) reading
 // 256 status words a look instead of 32: at the start only tile 0 has a P, and a look-back that
-// meets none walks back a window per look
+// meets none walks back a window per look. Slower, and the dip is deeper: a look of 256 words
+// costs more than the windows it saves, as in step 8's sweep
 using WholeSmBarrierFreeWideFirstLooks = WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<WideFirstLooks<1024, 8, SectorStatus>>>>;
 // (the sweep) ... or with a lag of 1 at the start, growing by one every X tiles up to step 12's 4
 template <int kTilesPerStep>
