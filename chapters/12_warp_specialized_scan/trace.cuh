@@ -102,9 +102,10 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
     return v[v.size() / 2];
   };
   if (!start_prefix_us.empty())
-    std::printf("%12s the start, us (first / median / last block): first store issued %s, a lap of tiles scanned %s; until then "
-                "(median block) %.1f waiting for prefixes, %.1f for loads\n",
-                "", spread(trace.first_store_ns).c_str(), spread(trace.lap_scanned_ns).c_str(), median(start_prefix_us), median(start_load_us));
+    std::printf("%12s the start, us (first / median / last block): the lag's last tile landed %s, the first prefix came %s, first store "
+                "issued %s, a lap of tiles scanned %s; until then (median block) %.1f waiting for prefixes, %.1f for loads\n",
+                "", spread(trace.lag_landed_ns).c_str(), spread(trace.first_prefix_ns).c_str(), spread(trace.first_store_ns).c_str(),
+                spread(trace.lap_scanned_ns).c_str(), median(start_prefix_us), median(start_load_us));
   if (!end_us.empty())
     std::printf("%12s the end, us (median block): %.1f from the last aggregate to the end; of it %.1f waiting for the lag's prefixes, "
                 "%.1f storing (a barrier, the bulk store issued, the store before it waited for)\n",
@@ -247,6 +248,11 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<WholeSmScanWhenLanded, whole_sm_geometry<std::int32_t>>("diagnostic/12_one_block_per_SM/scan_when_landed/inclusive", options, device) &&
                   print_trace_rows<WholeSmBarrierFreeLagGrowing<2>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_2_tiles", options, device) &&
                   print_trace_rows<WholeSmBarrierFreeLagGrowing<7>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_7_tiles", options, device) &&
+                  print_trace_rows<WholeSmBarrierFreeFirstLoadsAlone<1>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/first_tile_alone", options, device) &&
+                  print_trace_rows<WholeSmBarrierFreeFirstLoadsAlone<5>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/first_5_tiles_alone", options, device) &&
+                  print_trace_rows<WholeSmBarrierFreeFirstTileAloneLagGrowing, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/first_tile_alone/lag_from_1_every_2_tiles", options, device) &&
+                  print_trace_rows<WholeSmBarrierFreeSecondLap<4, 2>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/second_lap_prefetch/after_tile_4/2_tiles", options, device) &&
+                  print_trace_rows<WholeSmBarrierFreeSecondLap<4, 4>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/second_lap_prefetch/after_tile_4/4_tiles", options, device) &&
                   print_trace_rows<WholeSmBarrierFreeTicketTail8, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/ticket_tail=8_rounds", options, device) &&
                   print_trace_rows<SectorStatusBarrierFree>("sweep/9_sector_status/scan_without_block_barriers", options, device) &&
                   print_trace_rows<WholeSmWarpStores, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/warp_stores", options, device) &&

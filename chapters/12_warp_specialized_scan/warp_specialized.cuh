@@ -58,6 +58,7 @@
 // scan without block barriers in either shape (and with each compute warp bulk-storing its own
 // part of a tile), one warp that turns every A into a P for the grid,
 // look-backs that publish the P of every tile they passed over, wider looks for the first tiles,
+// the ring's first X loads issued alone, the second lap asked of the L2 once the first has landed,
 // the lag held in the L2 (a stage freed at its reduce, the tile read again from the L2 for its
 // scan); and, for the ceiling of experiments.md, no look-back at all, or no scan at all (the tiles
 // copied through the stages, dealt round-robin, in runs, or by ticket).
@@ -154,6 +155,9 @@ struct Design {
   static constexpr unsigned kPrefetchBytes = ~0u;  // (the sweep) ... of which only the first this many bytes
   static constexpr bool kPrefetchAfterFirstLap = false;  // (the sweep) ... but not with the ring's first S loads
   static constexpr int kFirstLapPrefetch = 0;  // (the sweep) ... and the ring's first X loads each ask for one tile of the second lap too
+  static constexpr int kSecondLapPrefetch = 0;  // (the sweep) D > 0: once the first lap's tile W has landed, the L2 is asked for D more tiles of the second lap
+  static constexpr int kSecondLapPrefetchAfter = 0;  // ... W
+  static constexpr int kFirstLoadsAlone = 0;  // (the sweep) X > 0: the ring's first lap issues X loads, then the rest once the X-th has landed
   static constexpr bool kGlobalPolls = false;  // (the sweep) status words polled from the global state space (GlobalPollStatus)
   static constexpr bool kPrefixWarp = false;  // (the sweep) block 0 has one more warp: the grid's prefix warp
   static constexpr bool kPrefixLaneRuns = false;  // (the sweep) ... which reads a run of tiles per lane
@@ -303,6 +307,33 @@ struct FirstLapPrefetchOf : Base {
                     !Base::kPrefetchAfterFirstLap,
                 "round-robin tiles, prefetched a tile ahead");
   static constexpr int kFirstLapPrefetch = kTiles;
+};
+// The sweep: a design whose producer, in the ring's first lap, issues X loads and then waits for
+// the last of them to land before it issues the rest. The trace of step 12's start (H100, 2^26)
+// shows the blocks' first tiles landing 2.8-8.2 us after the start: the DRAM serves the whole
+// first lap, S tiles a block, in its own order, and a tile's prefix waits for the last of its
+// predecessors' first tiles. With X tiles a block asked for at first, the first tiles have the
+// DRAM to themselves: do they land together, and do the first prefixes and stores come sooner?
+template <int kLoads, typename Base>
+struct FirstLoadsAloneOf : Base {
+  static_assert(kLoads > 0 && !Base::kThreadLoads && !Base::kChunkedTiles && !Base::kTicketedTiles, "bulk loads of dealt tiles");
+  static constexpr int kFirstLoadsAlone = kLoads;
+};
+// The sweep: a prefetching design whose producer, once the ring's first lap is issued, waits for
+// the lap's tile W to land and then asks the L2 for D more tiles of the second lap, beyond the one
+// the lap's last load asked for. The trace of step 12's start (H100, 2^26, median block) says that
+// the lag's last tile lands at 13.6 us, at the end of the first lap's fill, since the DRAM serves
+// the whole lap's tiles together; then the ring stands full, the first stores free stages about
+// 2 us later, and each freed stage's load waits a whole round trip to the DRAM: the dip of the PM
+// samples. Asked for once the fill is done (not with it, as FirstLapPrefetchOf does, which delays
+// the fill), the second lap's tiles could be in the L2 by the time the stages free.
+template <int kAfterTile, int kTiles, typename Base>
+struct SecondLapPrefetchOf : Base {
+  static_assert(Base::kPrefetchAhead == 1 && Base::kTilesPerLookBack == 1 && !Base::kTicketedTiles && !Base::kChunkedTiles && kTiles > 0 &&
+                    kTiles <= 32,
+                "round-robin tiles, prefetched a tile ahead");
+  static constexpr int kSecondLapPrefetch = kTiles;
+  static constexpr int kSecondLapPrefetchAfter = kAfterTile;
 };
 // The sweep: a design whose look-backs poll the status words with global loads, not generic ones
 // (GlobalPollStatus below).
@@ -709,6 +740,9 @@ struct Trace {
   // how long the compute warps waited for prefixes and for loads until then
   unsigned long long first_store_ns[kTimelineBlocks], lap_scanned_ns[kTimelineBlocks], start_prefix_wait_ns[kTimelineBlocks],
       start_load_wait_ns[kTimelineBlocks];
+  // ... and when the first scan could begin: the lag's last tile landed (tile L of the block, L + 1
+  // reduces), and the first scan's prefix came
+  unsigned long long lag_landed_ns[kTimelineBlocks], first_prefix_ns[kTimelineBlocks];
   // and, per block of the last launch, the SM it ran on and how many tiles it took (tiles by
   // ticket: how many each SM drew)
   unsigned sm_of_block[kTimelineBlocks], tiles_of_block[kTimelineBlocks];
@@ -900,6 +934,19 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
     if (Design::kChunkedTiles && tile >= chunk_end) tile = layout.tiles;
     const int s = at.stage;
     if (at.round > 0) wait_phase(&control.empty[s], at.parity ^ 1u, dog, tile);  // the previous round's store has read it
+    if constexpr (Design::kSecondLapPrefetch > 0)  // (SecondLapPrefetchOf) the first lap issued: once its tile W is in, D more tiles
+      if (at.round == 1 && s == 0) {
+        wait_phase(&control.full[min(Design::kSecondLapPrefetchAfter, stage_count - 1)], 0u, dog, tile);
+        const unsigned long long next = kTail ? drawn_ahead : tile;  // this load's tile, already asked for
+        const unsigned long long far = next + (lane + 1ull) * gridDim.x;
+        if (lane < Design::kSecondLapPrefetch && next < (kTail ? dealt : layout.tiles) && far < (kTail ? dealt : layout.tiles)) {
+          const TileSpan later = tile_span<T, Design>(layout, far);
+          const unsigned later_bytes = static_cast<unsigned>((later.core_hi - later.core_lo) * sizeof(T));
+          if (later_bytes > 0) ch09::prefetch_l2(aligned_in + later.core_lo, later_bytes);
+        }
+      }
+    if constexpr (Design::kFirstLoadsAlone > 0)  // (FirstLoadsAloneOf) the rest of the first lap once the X-th tile is in
+      if (at.round == 0 && s == Design::kFirstLoadsAlone) wait_phase(&control.full[s - 1], 0u, dog, tile);
     if constexpr (kTicketAhead || kTail) tile = drawn_ahead;
     else if constexpr (Design::kTicketedTiles)  // a ticket per run of K tiles (K = 1: per tile)
       if (tile % K == 0) tile = K * __shfl_sync(ch03::kFullWarp, lane == 0 ? ticket.draw() : 0ull, 0);
@@ -1436,9 +1483,10 @@ struct ComputeClock {
   unsigned long long first_landed_ns = 0, last_reduced_ns = 0, reread_wait_ns = 0;
   unsigned long long last_prefix_ns = 0, end_prefix_wait_ns = 0, end_store_ns = 0;  // (the end: after the last reduce)
   unsigned long long first_store_ns = 0, lap_scanned_ns = 0, start_prefix_wait_ns = 0, start_load_wait_ns = 0;  // (the start: the first S scans)
+  unsigned long long lag_landed_ns = 0, first_prefix_ns = 0;  // (the start: tile L landed, the first scan's prefix came)
   bool ending = false;
   unsigned tiles = 0;
-  int scans = 0, lap = 0;  // tiles scanned so far; the ring's stages (the start is the first lap of scans)
+  int scans = 0, lap = 0, lag = 0;  // tiles scanned so far; the ring's stages (the start is the first lap of scans); the lag
   __device__ bool starting() const { return scans < lap; }
 };
 
@@ -1459,6 +1507,8 @@ __device__ __forceinline__ void add_compute_trace(Trace* trace, const ComputeClo
     trace->end_store_ns[blockIdx.x] = clock.end_store_ns;
     trace->first_store_ns[blockIdx.x] = clock.first_store_ns;
     trace->lap_scanned_ns[blockIdx.x] = clock.lap_scanned_ns;
+    trace->lag_landed_ns[blockIdx.x] = clock.lag_landed_ns;
+    trace->first_prefix_ns[blockIdx.x] = clock.first_prefix_ns;
     trace->start_prefix_wait_ns[blockIdx.x] = clock.start_prefix_wait_ns;
     trace->start_load_wait_ns[blockIdx.x] = clock.start_load_wait_ns;
     trace->ended_ns[blockIdx.x] = sg::global_time_ns();
@@ -1491,6 +1541,7 @@ __device__ __forceinline__ void wait_for_tile(ControlOf<T, Design>& control, int
   if (clock.starting()) clock.start_load_wait_ns += clock.load_wait_ns - waited_before;
   if (clock.first_landed_ns == 0) clock.first_landed_ns = sg::global_time_ns();
   clock.tiles += control.tile_of[s] != kNoTile;
+  if (clock.tiles == static_cast<unsigned>(clock.lag) + 1 && clock.lag_landed_ns == 0) clock.lag_landed_ns = sg::global_time_ns();
   if (!landed && control.tile_of[s] != kNoTile) ++clock.waited_loads, clock.waited_load_latency_ns += sg::global_time_ns() - control.issued_ns[s];
 }
 
@@ -1503,7 +1554,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
   StoreState<Design::kStoresInFlight> stores;
   ComputeClock clock;
   if (Design::kTrace && threadIdx.x == 0) clock.start = sg::global_time_ns();
-  clock.lap = stage_count;
+  clock.lap = stage_count, clock.lag = lag;
   T items[kItems<T>];
 
   if constexpr (Design::kCopyOnly) {
@@ -1557,6 +1608,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
           if constexpr (Design::kTrace)
             if (threadIdx.x == 0) {
               clock.last_prefix_ns = sg::global_time_ns();
+              if (clock.first_prefix_ns == 0) clock.first_prefix_ns = clock.last_prefix_ns;
               if (clock.ending) clock.end_prefix_wait_ns += clock.prefix_wait_ns - waited_before;
               if (clock.starting()) clock.start_prefix_wait_ns += clock.prefix_wait_ns - waited_before;
             }
@@ -2104,6 +2156,16 @@ struct LagGrowingAtTheStart : Base {
                 "look-back warps, the lag in the stages, no other change of the lag");
   static constexpr int kStartLagStep = kTilesPerStep;
 };
+// (the sweep) step 12's kernel whose producer asks for X tiles at first and for the rest of the
+// ring's first lap once they have landed (FirstLoadsAloneOf); and with that, a lag of 1 at the
+// start growing by one every 2 tiles: the first stores, no longer waiting for late prefixes?
+template <int kLoads>
+using WholeSmBarrierFreeFirstLoadsAlone = WarpPrefixesFromTheReduce<FirstLoadsAloneOf<kLoads, WholeSmTicketTail>>;
+using WholeSmBarrierFreeFirstTileAloneLagGrowing = WarpPrefixesFromTheReduce<LagGrowingAtTheStart<2, FirstLoadsAloneOf<1, WholeSmTicketTail>>>;
+// (the sweep) step 12's kernel asking the L2 for D tiles of the second lap once the first lap's
+// tile W has landed (SecondLapPrefetchOf)
+template <int kAfterTile, int kTiles>
+using WholeSmBarrierFreeSecondLap = WarpPrefixesFromTheReduce<SecondLapPrefetchOf<kAfterTile, kTiles, WholeSmTicketTail>>;
 // (the sweep) step 12's kernel with three look-back warps taking turns instead of two: is the dip
 // after the ring fills (experiments.md: where a launch's DRAM time goes) the look-backs' queue?
 // No: the dip stays as deep, and the scan is no faster.
