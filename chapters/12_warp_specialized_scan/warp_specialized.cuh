@@ -177,6 +177,7 @@ struct Design {
   static constexpr int kWarpPrefixSlots = 0;  // (step 12) P > 0: the reduce keeps each warp's prefix in the tile, for up to P stages
   static constexpr bool kWarpStores = false;  // (the sweep) each compute warp bulk-stores its own part of a scanned tile, with no barrier
   static constexpr bool kScanWhenLanded = false;  // (the sweep) a tile is scanned alone when it lands; its prefix is combined in a lag later
+  static constexpr bool kFusedEnd = false;  // (the sweep) ... and once the tiles run out, the lag's tiles are mapped and stored together
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
 using BulkLoads = Design<0, false>;          // step 2
@@ -439,6 +440,21 @@ struct ScanWhenLandedOf : Base {
                     Base::kWarpPrefixSlots == 0,
                 "look-back warps, a status word per tile, the lag in the stages, the reduce's storage alternating");
   static constexpr bool kScanWhenLanded = true;
+};
+// The sweep: a design scanning each tile when it lands whose block ends with the lag's tiles
+// together, not one after another. The PM samples of launches back to back (experiments.md:
+// launches back to back) say that a timed launch of step 12 loses its DRAM time at the end: the
+// reads stop about 12 us before the launch ends, and the writes of the lag's tiles run at half
+// the DRAM's speed for the first few us of that. Each block's end is five tiles mapped and stored
+// one after another, each behind its own barrier and its own store's wait. Here, once the tiles
+// run out, every thread combines each lagging tile's prefix into its items as the prefixes come,
+// then one barrier, and the tiles' bulk stores are issued back to back: the end's stores go out
+// as soon as their prefixes exist.
+template <typename Base>
+struct FusedEndOf : Base {
+  static_assert(Base::kScanWhenLanded && !Base::kWarpStores && Base::kBulkStores && !Base::kEndWithoutStoreWaits,
+                "a design scanning each tile when it lands, with bulk stores of whole tiles");
+  static constexpr bool kFusedEnd = true;
 };
 // The sweep: a design whose compute warps, once the tiles have run out, no longer wait for each
 // bulk store to read its stage before the next scan. Until then they must: the stage goes back
@@ -1545,6 +1561,55 @@ __device__ __forceinline__ void wait_for_tile(ControlOf<T, Design>& control, int
   if (!landed && control.tile_of[s] != kNoTile) ++clock.waited_loads, clock.waited_load_latency_ns += sg::global_time_ns() - control.issued_ns[s];
 }
 
+// (FusedEndOf) The block's end: the `tiles` tiles from `at` on, scanned alone when they landed,
+// wait for their prefixes. Each thread maps its items of each tile as its prefix comes, in order;
+// then one barrier, and their stores go out back to back (waited for in drain_stores).
+template <typename T, typename Op, typename Design, typename Stores>
+__device__ void store_the_lag_together(T* __restrict__ out, const Layout& layout, T* stages, int stage_count, ControlOf<T, Design>& control,
+                                       RingPosition at, int tiles, Stores& stores, ComputeClock& clock, const sg::Watchdog& dog) {
+  const Op op{};
+  T items[kItems<T>];
+  const RingPosition first = at;
+  for (int k = 0; k < tiles; ++k, at.advance(stage_count)) {
+    const int s = at.stage;
+    T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T, Design>;
+    const unsigned long long waited_before = clock.prefix_wait_ns;
+    timed_wait<Design>(clock.prefix_wait_ns, [&] { wait_phase(&control.resolved[s], at.parity, dog, control.tile_of[s]); });
+    if constexpr (Design::kTrace)
+      if (threadIdx.x == 0) clock.last_prefix_ns = sg::global_time_ns(), clock.end_prefix_wait_ns += clock.prefix_wait_ns - waited_before;
+    const T prefix = control.prefix[s];
+    read_stage(stage, items);
+#pragma unroll
+    for (int i = 0; i < kItems<T>; ++i) items[i] = op(prefix, items[i]);
+    write_stage(stage, items);
+  }
+  const unsigned long long mapped_ns = Design::kTrace && threadIdx.x == 0 ? sg::global_time_ns() : 0;
+  fence_shared_for_bulk_copies();  // my stores into the stages, before the bulk stores read them
+  ComputeBarrier<Design>::sync();
+  T* aligned_out = out - layout.shift;  // aligned when same_alignment; only ever indexed inside [lo, hi)
+  at = first;
+  for (int k = 0; k < tiles; ++k, at.advance(stage_count)) {
+    const T* stage = stages + static_cast<std::size_t>(at.stage) * kTileItems<T, Design>;
+    const TileSpan span = tile_span<T, Design>(layout, control.tile_of[at.stage]);
+    if (layout.same_alignment) {
+      const std::size_t core_lo = span.core_lo < span.lo ? span.lo : (span.core_lo > span.hi ? span.hi : span.core_lo);
+      const std::size_t core_hi = span.core_hi < core_lo ? core_lo : (span.core_hi > span.hi ? span.hi : span.core_hi);
+      if (threadIdx.x == 0) {
+        const unsigned bytes = static_cast<unsigned>((core_hi - core_lo) * sizeof(T));
+        if (bytes > 0) bulk_store(aligned_out + core_lo, stage + (core_lo - span.first), bytes);
+        commit_bulk_stores();
+      }
+      for (std::size_t p = span.lo + threadIdx.x; p < core_lo; p += kComputeThreads<Design>) aligned_out[p] = stage[p - span.first];
+      for (std::size_t p = core_hi + threadIdx.x; p < span.hi; p += kComputeThreads<Design>) aligned_out[p] = stage[p - span.first];
+    } else {
+      store_with_threads<T, Design>(aligned_out, stage, span, span.lo, span.hi, false);
+    }
+  }
+  stores.left_reading = true;  // drain_stores waits for them all to read their stages
+  if constexpr (Design::kTrace)
+    if (threadIdx.x == 0) clock.end_store_ns += sg::global_time_ns() - mapped_ns;
+}
+
 template <typename T, typename Op, bool kExclusive, typename Design>
 __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, int stage_count, int lag, ControlOf<T, Design>& control,
                         const StatusOf<T, Design>& status, Trace* trace, const sg::Watchdog& dog) {
@@ -1724,6 +1789,10 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       look_at_the_lag<T, Op, Design>(control, status, scan_at, reduced_ahead, stage_count, dog);
     } else if constexpr (Design::kDrainLooksBack) {
       look_back_the_lag<T, Op, Design>(control, status, scan_at, reduced_ahead, stage_count, dog);
+    }
+    if constexpr (Design::kFusedEnd) {  // (FusedEndOf) the lag's tiles together
+      store_the_lag_together<T, Op, Design>(out, layout, stages, stage_count, control, scan_at, reduced_ahead, stores, clock, dog);
+      reduced_ahead = 0;
     }
     while (reduced_ahead > 0) scan_and_store();
     if constexpr (Design::kRunStatus) {
@@ -2138,6 +2207,7 @@ void barrier_free_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) 
 using SectorStatusScanWhenLanded = ScanWhenLandedOf<SectorStatus>;
 using WholeSmScanWhenLanded = ScanWhenLandedOf<WholeSmTicketTail>;
 using WholeSmScanWhenLandedWarpStores = WarpStores<WholeSmScanWhenLanded>;
+using WholeSmScanWhenLandedFusedEnd = FusedEndOf<WholeSmScanWhenLanded>;  // (the sweep) ... the lag's tiles stored together at the end
 // (the sweep) step 12's kernel whose first lap asks the L2 for X tiles of the second lap too
 template <int kTiles>
 using WholeSmBarrierFreeFirstLap = WarpPrefixesFromTheReduce<FirstLapPrefetchOf<kTiles, WholeSmTicketTail>>;
