@@ -448,8 +448,9 @@ struct ScanWhenLandedOf : Base {
 // the DRAM's speed for the first few us of that. Each block's end is five tiles mapped and stored
 // one after another, each behind its own barrier and its own store's wait. Here, once the tiles
 // run out, every thread combines each lagging tile's prefix into its items as the prefixes come,
-// then one barrier, and the tiles' bulk stores are issued back to back: the end's stores go out
-// as soon as their prefixes exist.
+// then one barrier, and the tiles' bulk stores are issued back to back. Slower, and the end is
+// longer: no store leaves before the lag's last prefix, which comes about 4.5 us after the block's
+// last aggregate; one tile at a time, each goes out as soon as its own prefix is there.
 template <typename Base>
 struct FusedEndOf : Base {
   static_assert(Base::kScanWhenLanded && !Base::kWarpStores && Base::kBulkStores && !Base::kEndWithoutStoreWaits,
@@ -2228,12 +2229,14 @@ struct LagGrowingAtTheStart : Base {
 };
 // (the sweep) step 12's kernel whose producer asks for X tiles at first and for the rest of the
 // ring's first lap once they have landed (FirstLoadsAloneOf); and with that, a lag of 1 at the
-// start growing by one every 2 tiles: the first stores, no longer waiting for late prefixes?
+// start growing by one every 2 tiles. None is faster: the first tiles land no sooner, and the
+// lag's last tile still lands at the end of the first lap's fill (experiments.md: the first
+// tiles alone)
 template <int kLoads>
 using WholeSmBarrierFreeFirstLoadsAlone = WarpPrefixesFromTheReduce<FirstLoadsAloneOf<kLoads, WholeSmTicketTail>>;
 using WholeSmBarrierFreeFirstTileAloneLagGrowing = WarpPrefixesFromTheReduce<LagGrowingAtTheStart<2, FirstLoadsAloneOf<1, WholeSmTicketTail>>>;
 // (the sweep) step 12's kernel asking the L2 for D tiles of the second lap once the first lap's
-// tile W has landed (SecondLapPrefetchOf)
+// tile W has landed (SecondLapPrefetchOf): level with 2 tiles, slower with 4 (the dip comes later)
 template <int kAfterTile, int kTiles>
 using WholeSmBarrierFreeSecondLap = WarpPrefixesFromTheReduce<SecondLapPrefetchOf<kAfterTile, kTiles, WholeSmTicketTail>>;
 // (the sweep) step 12's kernel with three look-back warps taking turns instead of two: is the dip
