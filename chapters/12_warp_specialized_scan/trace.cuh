@@ -249,6 +249,7 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<WholeSmBarrierFreeLagGrowing<2>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_2_tiles", options, device) &&
                   print_trace_rows<WholeSmBarrierFreeLagGrowing<7>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_7_tiles", options, device) &&
                   print_trace_rows<WholeSmScanWhenLandedFusedEnd, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/scan_when_landed/lag_stored_together", options, device) &&
+                  print_trace_rows<WholeSmBarrierFreePublishPassed, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/publish_passed_tiles", options, device) &&
                   print_trace_rows<WholeSmBarrierFreeFirstLoadsAlone<1>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/first_tile_alone", options, device) &&
                   print_trace_rows<WholeSmBarrierFreeFirstLoadsAlone<5>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/first_5_tiles_alone", options, device) &&
                   print_trace_rows<WholeSmBarrierFreeFirstTileAloneLagGrowing, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/first_tile_alone/lag_from_1_every_2_tiles", options, device) &&

@@ -176,6 +176,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_2_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeLagGrowing<2>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_7_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeLagGrowing<7>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/scan_when_landed/lag_stored_together", warp_specialized_scan<T, Op, false, WholeSmScanWhenLandedFusedEnd, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/publish_passed_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreePublishPassed, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/first_tile_alone", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeFirstLoadsAlone<1>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/first_5_tiles_alone", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeFirstLoadsAlone<5>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/first_tile_alone/lag_from_1_every_2_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeFirstTileAloneLagGrowing, whole_sm_geometry<T>>, inclusive, model},

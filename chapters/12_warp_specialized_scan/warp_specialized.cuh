@@ -2239,6 +2239,14 @@ using WholeSmBarrierFreeFirstTileAloneLagGrowing = WarpPrefixesFromTheReduce<Lag
 // tile W has landed (SecondLapPrefetchOf): level with 2 tiles, slower with 4 (the dip comes later)
 template <int kAfterTile, int kTiles>
 using WholeSmBarrierFreeSecondLap = WarpPrefixesFromTheReduce<SecondLapPrefetchOf<kAfterTile, kTiles, WholeSmTicketTail>>;
+// (the sweep) step 12's kernel whose look-back warps publish the P of every tile they passed over
+// in their nearest 4 windows (PublishPassedTiles). Traced at 2^26 on an H100, step 12's look-back
+// takes 5.3 us: 2.27 windows and 1.53 repolls of 1.4 us each, with its two warps 91% busy, and a
+// block's last prefix comes about 5 us after its last aggregate: the end waits for that queue.
+// Step 8's status words shared their lines, and the extra stores slowed every look; step 12's
+// sit a sector apart. Slower still: the look-backs walk about as far (2.17 windows against 2.23),
+// and every look takes longer (1.51 us against 1.37).
+using WholeSmBarrierFreePublishPassed = WarpPrefixesFromTheReduce<PublishPassedTiles<4, WholeSmTicketTail>>;
 // (the sweep) step 12's kernel with three look-back warps taking turns instead of two: is the dip
 // after the ring fills (experiments.md: where a launch's DRAM time goes) the look-backs' queue?
 // No: the dip stays as deep, and the scan is no faster.
