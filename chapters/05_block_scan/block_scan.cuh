@@ -127,8 +127,15 @@ struct BlockScan {
   // (Chapter 12 reduces a tile when it lands and scans it several tiles later.)
   template <bool kExclusive, typename Op>
   __device__ static void scan_after_reduce(T (&items)[kItems], Op op, T before_warp) {
-    const T inclusive = ch03::warp_inclusive_scan(thread_reduce(items, op), op);
-    rescan<kExclusive>(items, op, op(before_warp, ch03::warp_exclusive_from_inclusive(inclusive, op)));
+    rescan<kExclusive>(items, op, before_thread_after_reduce(thread_reduce(items, op), op, before_warp));
+  }
+
+  // Phase 2 of scan_after_reduce() alone, from this thread's total: everything before this
+  // thread's first item. (Chapter 12 reduces and rescans items it keeps in another order.)
+  template <typename Op>
+  __device__ static T before_thread_after_reduce(T thread_total, Op op, T before_warp) {
+    const T inclusive = ch03::warp_inclusive_scan(thread_total, op);
+    return op(before_warp, ch03::warp_exclusive_from_inclusive(inclusive, op));
   }
 
   // The tile scanned on its own (no tile prefix) with one barrier instead of two: after it,
@@ -159,8 +166,14 @@ struct BlockScan {
   // (warp_before[w], w < kWarps), for a later scan_after_reduce() of the same items.
   template <typename Op>
   __device__ static T reduce(const T (&items)[kItems], Op op, TempStorage& temp, T* warp_before = nullptr) {
+    return reduce_thread_totals(thread_reduce(items, op), op, temp, warp_before);
+  }
+
+  // reduce() from this thread's total, which the caller reduced in order itself.
+  template <typename Op>
+  __device__ static T reduce_thread_totals(T thread_total, Op op, TempStorage& temp, T* warp_before = nullptr) {
     const int lane = ch03::lane_id();
-    scan_within_warp(thread_reduce(items, op), op, temp);
+    scan_within_warp(thread_total, op, temp);
     Barrier::sync();
     T total = Op::template identity<T>();
     if (threadIdx.x < ch03::kWarpSize) {

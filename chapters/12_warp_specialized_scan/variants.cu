@@ -4,7 +4,8 @@
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
 //   diagnostic/12_one_block_per_SM/...     step 12's one-block-per-SM kernel at every size, and the
-//                                          same scanning each tile when it lands
+//                                          same scanning each tile when it lands, or keeping each
+//                                          thread's items in the order read from the stage
 //   diagnostic/...                         step 6, 8 or 10 without the look-back (tile-local),
 //                                          dealt round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
@@ -99,6 +100,10 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       // (ScanWhenLandedOf): every element type and operator, the non-commutative one included
       {"diagnostic/12_one_block_per_SM/scan_when_landed/inclusive", warp_specialized_scan<T, Op, false, WholeSmScanWhenLanded, whole_sm_geometry<T>>, inclusive, model},
       {"diagnostic/12_one_block_per_SM/scan_when_landed/exclusive", warp_specialized_scan<T, Op, true, WholeSmScanWhenLanded, whole_sm_geometry<T>>, exclusive, model},
+      // ... with each thread's items kept in the order it read them from the stage (ItemsAsLaidOf):
+      // every element type and operator, the non-commutative one included
+      {"diagnostic/12_one_block_per_SM/items_as_laid/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid, whole_sm_geometry<T>>, inclusive, model},
+      {"diagnostic/12_one_block_per_SM/items_as_laid/exclusive", warp_specialized_scan<T, Op, true, WholeSmItemsAsLaid, whole_sm_geometry<T>>, exclusive, model},
       {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T, EarlyRelease>},

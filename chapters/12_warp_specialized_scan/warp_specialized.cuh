@@ -178,6 +178,7 @@ struct Design {
   static constexpr bool kWarpStores = false;  // (the sweep) each compute warp bulk-stores its own part of a scanned tile, with no barrier
   static constexpr bool kScanWhenLanded = false;  // (the sweep) a tile is scanned alone when it lands; its prefix is combined in a lag later
   static constexpr bool kFusedEnd = false;  // (the sweep) ... and once the tiles run out, the lag's tiles are mapped and stored together
+  static constexpr bool kItemsAsLaid = false;  // (the sweep) step 12's items kept in the order read from the stage (ItemsAsLaid)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
 using BulkLoads = Design<0, false>;          // step 2
@@ -409,6 +410,13 @@ struct WarpPrefixesFromTheReduce : Base {
   static_assert(Base::kLookBackWarp && !Base::kRunStatus && Base::kScanBuffers == 0 && !Base::kDrainLooksBack && Base::kEndLag == 0,
                 "look-back warps, a status word per tile, the lag in the stages");
   static constexpr int kWarpPrefixSlots = kMaxWarpPrefixStages;
+};
+// The sweep: step 12's scan with each thread's items kept in the order it read them from the
+// stage, its vectors swizzled (ItemsAsLaid): a quarter of the selects.
+template <typename Base>
+struct ItemsAsLaidOf : Base {
+  static_assert(Base::kWarpPrefixSlots > 0 && !Base::kScanWhenLanded, "step 12's reduce, and its scan a lag later");
+  static constexpr bool kItemsAsLaid = true;
 };
 // The sweep: step 12's scan with no barrier of the block before a tile goes out either. Each
 // compute warp's items are one contiguous part of the tile (kItems x 32 elements, 2 KiB), so once
@@ -814,15 +822,16 @@ __device__ __forceinline__ int swizzle_of_thread() {
 }
 
 // raw[j] <-> raw[j ^ swizzle]: the permutation is its own inverse, so the same rounds undo it.
-template <int kVectors>
-__device__ __forceinline__ void xor_permute(uint4 (&raw)[kVectors], int swizzle) {
+// (Vectors of a stage, or one value per vector: ItemsAsLaid below.)
+template <typename U, int kCount>
+__device__ __forceinline__ void xor_permute(U (&raw)[kCount], int swizzle) {
 #pragma unroll
-  for (int bit = 1; bit < kVectors; bit *= 2) {
+  for (int bit = 1; bit < kCount; bit *= 2) {
     const bool flip = (swizzle & bit) != 0;
 #pragma unroll
-    for (int j = 0; j < kVectors; ++j) {
+    for (int j = 0; j < kCount; ++j) {
       if ((j & bit) != 0) continue;
-      const uint4 a = raw[j], b = raw[j | bit];
+      const U a = raw[j], b = raw[j | bit];
       raw[j] = flip ? b : a;
       raw[j | bit] = flip ? a : b;
     }
@@ -853,6 +862,81 @@ __device__ __forceinline__ void write_stage(T* stage, const T (&items)[kItemsPer
 #pragma unroll
   for (int j = 0; j < kVectors; ++j) mine[j ^ swizzle] = raw[j];
 }
+
+// The sweep: a thread's items kept in the order it read them. read_stage puts the vectors back in
+// order with log2 V rounds of selects over every register of them: for V = 4 vectors of int32,
+// 32 selects a pass, and step 12 makes three passes a tile (the reduce's read, the scan's read
+// and write). Nsight Compute's source view of step 12 on an H200 counts 124 selects of the 411
+// instructions a compute warp issues per tile. A scan needs its items in order only across the
+// vectors, not inside each: so here register vector j holds the stage's vector j ^ s(t) as read,
+// each vector is reduced in order, and only the V vector totals are put in order (and the V
+// prefixes back in the order read): 8 selects a pass for int32. The items go back to where they
+// were read from, with no permutation at all.
+template <typename T, int kItemsPerThread>
+struct ItemsAsLaid {
+  static constexpr int kVectors = kItemsPerThread * static_cast<int>(sizeof(T)) / 16;
+  static constexpr int kPerVector = kItemsPerThread / kVectors;
+  static_assert((kVectors & (kVectors - 1)) == 0, "a power-of-two number of vectors per thread");
+
+  __device__ static void read(const T* stage, T (&items)[kItemsPerThread]) {
+    const uint4* mine = reinterpret_cast<const uint4*>(stage) + threadIdx.x * kVectors;
+    const int swizzle = swizzle_of_thread<kVectors>();
+    uint4 raw[kVectors];
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j) raw[j] = mine[j ^ swizzle];
+    std::memcpy(items, raw, sizeof(raw));
+  }
+  __device__ static void write(T* stage, const T (&items)[kItemsPerThread]) {
+    uint4* mine = reinterpret_cast<uint4*>(stage) + threadIdx.x * kVectors;
+    const int swizzle = swizzle_of_thread<kVectors>();
+    uint4 raw[kVectors];
+    std::memcpy(raw, items, sizeof(raw));
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j) mine[j ^ swizzle] = raw[j];
+  }
+  // totals[v]: the thread's vector v (in the tile's order) reduced in order
+  template <typename Op>
+  __device__ static void vector_totals(const T (&items)[kItemsPerThread], Op op, T (&totals)[kVectors]) {
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j) {
+      totals[j] = items[j * kPerVector];
+#pragma unroll
+      for (int i = 1; i < kPerVector; ++i) totals[j] = op(totals[j], items[j * kPerVector + i]);
+    }
+    xor_permute(totals, swizzle_of_thread<kVectors>());  // register j held vector j ^ s
+  }
+  template <typename Op>
+  __device__ static T thread_reduce(const T (&totals)[kVectors], Op op) {
+    T total = totals[0];
+#pragma unroll
+    for (int v = 1; v < kVectors; ++v) total = op(total, totals[v]);
+    return total;
+  }
+  // chapter 05's rescan, a vector at a time from each vector's own prefix
+  template <bool kExclusive, typename Op>
+  __device__ static void rescan(T (&items)[kItemsPerThread], const T (&totals)[kVectors], Op op, T running) {
+    T before[kVectors];  // before[v]: everything before the thread's vector v
+#pragma unroll
+    for (int v = 0; v < kVectors; ++v) before[v] = running, running = op(running, totals[v]);
+    xor_permute(before, swizzle_of_thread<kVectors>());  // back to the order read
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j) {
+      T run = before[j];
+#pragma unroll
+      for (int i = 0; i < kPerVector; ++i) {
+        T& item = items[j * kPerVector + i];
+        if constexpr (kExclusive) {
+          const T x = item;
+          item = run;
+          run = op(run, x);
+        } else {
+          run = op(run, item);
+          item = run;
+        }
+      }
+    }
+  }
+};
 
 // ---- the block's shared state ----------------------------------------------------------------
 // The compute warps synchronise among themselves only (named barrier 1): the producer and the
@@ -1616,6 +1700,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
                         const StatusOf<T, Design>& status, Trace* trace, const sg::Watchdog& dog) {
   using Scan = typename ControlOf<T, Design>::Scan;
   using LookBack = typename Design::LookBack;
+  using Laid = ItemsAsLaid<T, kItems<T>>;  // (ItemsAsLaidOf)
   const Op op{};
   StoreState<Design::kStoresInFlight> stores;
   ComputeClock clock;
@@ -1663,7 +1748,8 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       const int s = scan_at.stage;
       const unsigned long long tile = control.tile_of[s];
       T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T, Design>;
-      read_stage(stage, items);
+      if constexpr (Design::kItemsAsLaid) Laid::read(stage, items);
+      else read_stage(stage, items);
       auto known_prefix = [&](T) {
         T prefix;
         if (Design::kDrainLooksBack && draining && control.looked_back[s]) {
@@ -1703,11 +1789,18 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
           wait_phase(&control.resolved[s], scan_at.parity, dog, tile);
         }
         const T before_warp = op(control.prefix[s], control.warp_before[s][threadIdx.x / ch03::kWarpSize]);
-        Scan::template scan_after_reduce<kExclusive>(items, op, before_warp);
+        if constexpr (Design::kItemsAsLaid) {
+          T totals[Laid::kVectors];
+          Laid::vector_totals(items, op, totals);
+          Laid::template rescan<kExclusive>(items, totals, op, Scan::before_thread_after_reduce(Laid::thread_reduce(totals, op), op, before_warp));
+        } else {
+          Scan::template scan_after_reduce<kExclusive>(items, op, before_warp);
+        }
       } else {
         Scan::template scan<kExclusive>(items, op, control.scan_storage, known_prefix);
       }
-      write_stage(stage, items);
+      if constexpr (Design::kItemsAsLaid) Laid::write(stage, items);
+      else write_stage(stage, items);
       const unsigned long long scanned_ns = Design::kTrace && threadIdx.x == 0 && clock.ending ? sg::global_time_ns() : 0;
       if constexpr (Design::kTrace)
         if (threadIdx.x == 0 && clock.first_store_ns == 0) clock.first_store_ns = sg::global_time_ns();
@@ -1742,11 +1835,16 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         break;
       }
       T* const landed = stages + static_cast<std::size_t>(s) * kTileItems<T, Design>;
-      read_stage(landed, items);
+      if constexpr (Design::kItemsAsLaid) Laid::read(landed, items);
+      else read_stage(landed, items);
       T* warp_before = nullptr;  // (WarpPrefixesFromTheReduce) kept for the scan
       if constexpr (Design::kWarpPrefixSlots > 0) warp_before = control.warp_before[s];
       T total;  // valid in warp 0
-      if constexpr (Design::kScanWhenLanded) {
+      if constexpr (Design::kItemsAsLaid) {
+        T totals[Laid::kVectors];
+        Laid::vector_totals(items, op, totals);
+        total = Scan::reduce_thread_totals(Laid::thread_reduce(totals, op), op, control.reduce_storage[Design::kWarpStores ? reduces++ & 1u : 0], warp_before);
+      } else if constexpr (Design::kScanWhenLanded) {
         total = Scan::template scan_alone_one_barrier<kExclusive>(items, op, control.reduce_storage[reduces++ & 1u]);
         write_stage(landed, items);  // read back by the same thread a lag later
       } else {
@@ -2247,6 +2345,9 @@ using WholeSmBarrierFreeSecondLap = WarpPrefixesFromTheReduce<SecondLapPrefetchO
 // sit a sector apart. Slower still: the look-backs walk about as far (2.17 windows against 2.23),
 // and every look takes longer (1.51 us against 1.37).
 using WholeSmBarrierFreePublishPassed = WarpPrefixesFromTheReduce<PublishPassedTiles<4, WholeSmTicketTail>>;
+// (the sweep and a diagnostic) step 12's kernel with each thread's items kept in the order read
+// (ItemsAsLaidOf)
+using WholeSmItemsAsLaid = ItemsAsLaidOf<WholeSmBarrierFree>;
 // (the sweep) step 12's kernel with three look-back warps taking turns instead of two: is the dip
 // after the ring fills (experiments.md: where a launch's DRAM time goes) the look-backs' queue?
 // No: the dip stays as deep, and the scan is no faster.
