@@ -39,7 +39,9 @@
 //                                          warps, wide looks over the first lap, or a lag growing
 //                                          from 1 at the start, and step 12's kernel scanning each
 //                                          tile when it lands (also with warp stores, and in step
-//                                          9's shape)
+//                                          9's shape), and step 12's kernel keeping each thread's
+//                                          items in the order read with warp stores, with no wait
+//                                          for each store at the end, or with a lag of five
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -176,6 +178,9 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/12_one_block_per_SM/scan_when_landed/warp_stores", warp_specialized_scan<T, Op, false, WholeSmScanWhenLandedWarpStores, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/first_lap_prefetch=4_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeFirstLap<4>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/first_lap_prefetch=7_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeFirstLap<7>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/warp_stores", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWarpStores, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/end_without_store_waits", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidEndWithoutStoreWaits, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/1_stage_loading", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid, whole_sm_geometry_loading<T, 1>>, inclusive, model},
         {"sweep/12_one_block_per_SM/3_lookback_warps", warp_specialized_scan<T, Op, false, WholeSmBarrierFree3LookBackWarps, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/first_1024_tiles_look_256", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeWideFirstLooks, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_2_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeLagGrowing<2>, whole_sm_geometry<T>>, inclusive, model},

@@ -2348,6 +2348,11 @@ using WholeSmBarrierFreePublishPassed = WarpPrefixesFromTheReduce<PublishPassedT
 // (the sweep and a diagnostic) step 12's kernel with each thread's items kept in the order read
 // (ItemsAsLaidOf)
 using WholeSmItemsAsLaid = ItemsAsLaidOf<WholeSmBarrierFree>;
+// (the sweep) ... and with each compute warp bulk-storing its own part of a tile (no barrier of the
+// block before a store), or with the lag's stores not waited for one by one once the tiles run out:
+// with the compute warps' instructions cut, are the barrier and the store waits what is left?
+using WholeSmItemsAsLaidWarpStores = WarpStores<WholeSmItemsAsLaid>;
+using WholeSmItemsAsLaidEndWithoutStoreWaits = ItemsAsLaidOf<WarpPrefixesFromTheReduce<EndWithoutStoreWaits<WholeSmTicketTail>>>;
 // (the sweep) step 12's kernel with three look-back warps taking turns instead of two: is the dip
 // after the ring fills (experiments.md: where a launch's DRAM time goes) the look-backs' queue?
 // No: the dip stays as deep, and the scan is no faster.
