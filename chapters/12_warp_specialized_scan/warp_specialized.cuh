@@ -894,23 +894,25 @@ struct ItemsAsLaid {
 #pragma unroll
     for (int j = 0; j < kVectors; ++j) mine[j ^ swizzle] = raw[j];
   }
+  // Chapter 05's phases 1 and 3 for one thread's items, here applied to one vector's items (or
+  // to the vector totals).
+  using OfVector = ch05::BlockScan<T, ch03::kWarpSize, kPerVector>;
+  using OfTotals = ch05::BlockScan<T, ch03::kWarpSize, kVectors>;
+
   // totals[v]: the thread's vector v (in the tile's order) reduced in order
   template <typename Op>
   __device__ static void vector_totals(const T (&items)[kItemsPerThread], Op op, T (&totals)[kVectors]) {
 #pragma unroll
     for (int j = 0; j < kVectors; ++j) {
-      totals[j] = items[j * kPerVector];
-#pragma unroll
-      for (int i = 1; i < kPerVector; ++i) totals[j] = op(totals[j], items[j * kPerVector + i]);
+      T vector[kPerVector];
+      copy_vector(vector, items, j);
+      totals[j] = OfVector::thread_reduce(vector, op);
     }
     xor_permute(totals, swizzle_of_thread<kVectors>());  // register j held vector j ^ s
   }
   template <typename Op>
   __device__ static T thread_reduce(const T (&totals)[kVectors], Op op) {
-    T total = totals[0];
-#pragma unroll
-    for (int v = 1; v < kVectors; ++v) total = op(total, totals[v]);
-    return total;
+    return OfTotals::thread_reduce(totals, op);
   }
   // chapter 05's rescan, a vector at a time from each vector's own prefix
   template <bool kExclusive, typename Op>
@@ -921,20 +923,19 @@ struct ItemsAsLaid {
     xor_permute(before, swizzle_of_thread<kVectors>());  // back to the order read
 #pragma unroll
     for (int j = 0; j < kVectors; ++j) {
-      T run = before[j];
+      T vector[kPerVector];
+      copy_vector(vector, items, j);
+      OfVector::template rescan<kExclusive>(vector, op, before[j]);
 #pragma unroll
-      for (int i = 0; i < kPerVector; ++i) {
-        T& item = items[j * kPerVector + i];
-        if constexpr (kExclusive) {
-          const T x = item;
-          item = run;
-          run = op(run, x);
-        } else {
-          run = op(run, item);
-          item = run;
-        }
-      }
+      for (int i = 0; i < kPerVector; ++i) items[j * kPerVector + i] = vector[i];
     }
+  }
+
+ private:
+  // register vector j's items as an array of their own (registers: every index is known)
+  __device__ static void copy_vector(T (&vector)[kPerVector], const T (&items)[kItemsPerThread], int j) {
+#pragma unroll
+    for (int i = 0; i < kPerVector; ++i) vector[i] = items[j * kPerVector + i];
   }
 };
 
