@@ -894,6 +894,21 @@ struct ItemsAsLaid {
 #pragma unroll
     for (int j = 0; j < kVectors; ++j) mine[j ^ swizzle] = raw[j];
   }
+  // Chapter 05's BlockScan::reduce and scan_after_reduce (Scan), for items kept as read.
+  template <typename Scan, typename Op>
+  __device__ static T reduce(const T (&items)[kItemsPerThread], Op op, typename Scan::TempStorage& temp, T* warp_before) {
+    T totals[kVectors];
+    vector_totals(items, op, totals);
+    return Scan::reduce_thread_totals(thread_reduce(totals, op), op, temp, warp_before);
+  }
+  template <bool kExclusive, typename Scan, typename Op>
+  __device__ static void scan_after_reduce(T (&items)[kItemsPerThread], Op op, T before_warp) {
+    T totals[kVectors];
+    vector_totals(items, op, totals);
+    rescan<kExclusive>(items, totals, op, Scan::before_thread_after_reduce(thread_reduce(totals, op), op, before_warp));
+  }
+
+ private:
   // Chapter 05's phases 1 and 3 for one thread's items, here applied to one vector's items (or
   // to the vector totals).
   using OfVector = ch05::BlockScan<T, ch03::kWarpSize, kPerVector>;
@@ -930,8 +945,6 @@ struct ItemsAsLaid {
       for (int i = 0; i < kPerVector; ++i) items[j * kPerVector + i] = vector[i];
     }
   }
-
- private:
   // register vector j's items as an array of their own (registers: every index is known)
   __device__ static void copy_vector(T (&vector)[kPerVector], const T (&items)[kItemsPerThread], int j) {
 #pragma unroll
@@ -1790,13 +1803,8 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
           wait_phase(&control.resolved[s], scan_at.parity, dog, tile);
         }
         const T before_warp = op(control.prefix[s], control.warp_before[s][threadIdx.x / ch03::kWarpSize]);
-        if constexpr (Design::kItemsAsLaid) {
-          T totals[Laid::kVectors];
-          Laid::vector_totals(items, op, totals);
-          Laid::template rescan<kExclusive>(items, totals, op, Scan::before_thread_after_reduce(Laid::thread_reduce(totals, op), op, before_warp));
-        } else {
-          Scan::template scan_after_reduce<kExclusive>(items, op, before_warp);
-        }
+        if constexpr (Design::kItemsAsLaid) Laid::template scan_after_reduce<kExclusive, Scan>(items, op, before_warp);
+        else Scan::template scan_after_reduce<kExclusive>(items, op, before_warp);
       } else {
         Scan::template scan<kExclusive>(items, op, control.scan_storage, known_prefix);
       }
@@ -1841,15 +1849,13 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       T* warp_before = nullptr;  // (WarpPrefixesFromTheReduce) kept for the scan
       if constexpr (Design::kWarpPrefixSlots > 0) warp_before = control.warp_before[s];
       T total;  // valid in warp 0
-      if constexpr (Design::kItemsAsLaid) {
-        T totals[Laid::kVectors];
-        Laid::vector_totals(items, op, totals);
-        total = Scan::reduce_thread_totals(Laid::thread_reduce(totals, op), op, control.reduce_storage[Design::kWarpStores ? reduces++ & 1u : 0], warp_before);
-      } else if constexpr (Design::kScanWhenLanded) {
+      if constexpr (Design::kScanWhenLanded) {
         total = Scan::template scan_alone_one_barrier<kExclusive>(items, op, control.reduce_storage[reduces++ & 1u]);
         write_stage(landed, items);  // read back by the same thread a lag later
       } else {
-        total = Scan::reduce(items, op, control.reduce_storage[Design::kWarpStores ? reduces++ & 1u : 0], warp_before);
+        auto& storage = control.reduce_storage[Design::kWarpStores ? reduces++ & 1u : 0];
+        if constexpr (Design::kItemsAsLaid) total = Laid::template reduce<Scan>(items, op, storage, warp_before);
+        else total = Scan::reduce(items, op, storage, warp_before);
       }
       if (threadIdx.x == 0) {
         if constexpr (Design::kRunStatus) {
