@@ -30,9 +30,9 @@ bool starts_with(const std::string& name, const char* prefix) { return name.rfin
 
 // The tile whose boundaries break a variant: step 1 and chapter 09 use chapter 09's tuned
 // tile, CUB one close to it, steps 2-9 and the sweep the 16 KiB tile of this chapter, step 10
-// (and its sweep and diagnostic rows, and step 12's kernel of that shape with its sweep rows) the
-// 32 KiB one. Steps 11 and 12 take step 9's shape at every size these tests use but those around
-// their thresholds (launch after launch, below), and step 10's shape above.
+// (and its sweep and diagnostic rows, and the kernels of that shape of steps 12 and 13 with
+// their sweep rows) the 32 KiB one. Steps 11 to 13 take step 9's shape at every size these tests
+// use but those around their thresholds (launch after launch, below), and step 10's shape above.
 template <typename T, typename Op>
 std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
   if (starts_with(variant.name, "1_") || starts_with(variant.name, "baseline/")) return ch09::kTunedTileItems<T, ch09::Tuned>;
@@ -72,7 +72,7 @@ TEST_SUITE("gpu") {
     for (std::size_t tile : {ch12::kTileItems<std::int32_t, ch12::SectorStatus>, ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>})
       for (std::size_t multiple : {std::size_t{1}, std::size_t{4}})
         for (long long delta : {-7LL, 7LL}) sizes.push_back(static_cast<std::size_t>(static_cast<long long>(multiple * sms * tile) + delta));
-    // steps 11 and 12's thresholds, where they change shape, on either side
+    // the thresholds of step 11 and of steps 12 and 13, where they change shape, on either side
     const std::size_t threshold = ch12::kWholeSmRounds * sms * ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>;
     sizes.push_back(threshold - 1);
     sizes.push_back(threshold);
@@ -113,6 +113,7 @@ TEST_SUITE("gpu") {
     ch09_test::check_epoch_wraparound<ch12::Chapter>("9_sector_status/inclusive", "9_sector_status/exclusive");  // a sector apart
     ch09_test::check_epoch_wraparound<ch12::Chapter>("10_one_block_per_SM/inclusive", "10_one_block_per_SM/exclusive");  // 32 KiB tiles
     ch09_test::check_epoch_wraparound<ch12::Chapter>("12_barrier_free_scan/inclusive", "12_barrier_free_scan/exclusive");  // the scan without barriers
+    ch09_test::check_epoch_wraparound<ch12::Chapter>("13_items_as_laid/inclusive", "13_items_as_laid/exclusive");  // the items kept as read
   }
 
 

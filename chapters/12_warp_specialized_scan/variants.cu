@@ -1,11 +1,12 @@
 // Chapter 12 - the variant list, in the order of the lesson:
-//   1_persistent_grid ... 12_barrier_free_scan
+//   1_persistent_grid ... 13_items_as_laid
 //                                          the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
 //   diagnostic/12_one_block_per_SM/...     step 12's one-block-per-SM kernel at every size, and the
 //                                          same scanning each tile when it lands, or keeping each
-//                                          thread's items in the order read from the stage
+//                                          thread's items in the order read from the stage (step
+//                                          13's one-block-per-SM kernel)
 //   diagnostic/...                         step 6, 8 or 10 without the look-back (tile-local),
 //                                          dealt round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
@@ -39,9 +40,9 @@
 //                                          warps, wide looks over the first lap, or a lag growing
 //                                          from 1 at the start, and step 12's kernel scanning each
 //                                          tile when it lands (also with warp stores, and in step
-//                                          9's shape), and step 12's kernel keeping each thread's
-//                                          items in the order read with warp stores, with no wait
-//                                          for each store at the end, or with a lag of five
+//                                          9's shape), and step 13's one-block-per-SM kernel with
+//                                          warp stores, with no wait for each store at the end, or
+//                                          with a lag of five
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -94,6 +95,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"11_shape_by_size/exclusive", shape_by_size_scan<T, Op, true>, exclusive, model},
       {"12_barrier_free_scan/inclusive", barrier_free_scan<T, Op, false>, inclusive, model},
       {"12_barrier_free_scan/exclusive", barrier_free_scan<T, Op, true>, exclusive, model},
+      {"13_items_as_laid/inclusive", items_as_laid_scan<T, Op, false>, inclusive, model},
+      {"13_items_as_laid/exclusive", items_as_laid_scan<T, Op, true>, exclusive, model},
       // step 12's one-block-per-SM kernel at every size (step 12 runs it from 12 rounds of tiles
       // per SM up): every element type and operator, checked at its own tile's boundaries
       {"diagnostic/12_one_block_per_SM/inclusive", warp_specialized_scan<T, Op, false, WholeSmBarrierFree, whole_sm_geometry<T>>, inclusive, model},
@@ -103,7 +106,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"diagnostic/12_one_block_per_SM/scan_when_landed/inclusive", warp_specialized_scan<T, Op, false, WholeSmScanWhenLanded, whole_sm_geometry<T>>, inclusive, model},
       {"diagnostic/12_one_block_per_SM/scan_when_landed/exclusive", warp_specialized_scan<T, Op, true, WholeSmScanWhenLanded, whole_sm_geometry<T>>, exclusive, model},
       // ... with each thread's items kept in the order it read them from the stage (ItemsAsLaidOf):
-      // every element type and operator, the non-commutative one included
+      // step 13's one-block-per-SM kernel at every size (step 13 runs it from 12 rounds up)
       {"diagnostic/12_one_block_per_SM/items_as_laid/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid, whole_sm_geometry<T>>, inclusive, model},
       {"diagnostic/12_one_block_per_SM/items_as_laid/exclusive", warp_specialized_scan<T, Op, true, WholeSmItemsAsLaid, whole_sm_geometry<T>>, exclusive, model},
       {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},

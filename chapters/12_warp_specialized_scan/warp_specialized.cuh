@@ -178,7 +178,7 @@ struct Design {
   static constexpr bool kWarpStores = false;  // (the sweep) each compute warp bulk-stores its own part of a scanned tile, with no barrier
   static constexpr bool kScanWhenLanded = false;  // (the sweep) a tile is scanned alone when it lands; its prefix is combined in a lag later
   static constexpr bool kFusedEnd = false;  // (the sweep) ... and once the tiles run out, the lag's tiles are mapped and stored together
-  static constexpr bool kItemsAsLaid = false;  // (the sweep) step 12's items kept in the order read from the stage (ItemsAsLaid)
+  static constexpr bool kItemsAsLaid = false;  // (step 13) the items kept in the order read from the stage (ItemsAsLaid)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
 using BulkLoads = Design<0, false>;          // step 2
@@ -411,7 +411,7 @@ struct WarpPrefixesFromTheReduce : Base {
                 "look-back warps, a status word per tile, the lag in the stages");
   static constexpr int kWarpPrefixSlots = kMaxWarpPrefixStages;
 };
-// The sweep: step 12's scan with each thread's items kept in the order it read them from the
+// Step 13: step 12's scan with each thread's items kept in the order it read them from the
 // stage, its vectors swizzled (ItemsAsLaid): a quarter of the selects.
 template <typename Base>
 struct ItemsAsLaidOf : Base {
@@ -863,7 +863,7 @@ __device__ __forceinline__ void write_stage(T* stage, const T (&items)[kItemsPer
   for (int j = 0; j < kVectors; ++j) mine[j ^ swizzle] = raw[j];
 }
 
-// The sweep: a thread's items kept in the order it read them. read_stage puts the vectors back in
+// Step 13: a thread's items kept in the order it read them. read_stage puts the vectors back in
 // order with log2 V rounds of selects over every register of them: for V = 4 vectors of int32,
 // 32 selects a pass, and step 12 makes three passes a tile (the reduce's read, the scan's read
 // and write). Nsight Compute's source view of step 12 on an H200 counts 124 selects of the 411
@@ -2352,9 +2352,17 @@ using WholeSmBarrierFreeSecondLap = WarpPrefixesFromTheReduce<SecondLapPrefetchO
 // sit a sector apart. Slower still: the look-backs walk about as far (2.17 windows against 2.23),
 // and every look takes longer (1.51 us against 1.37).
 using WholeSmBarrierFreePublishPassed = WarpPrefixesFromTheReduce<PublishPassedTiles<4, WholeSmTicketTail>>;
-// (the sweep and a diagnostic) step 12's kernel with each thread's items kept in the order read
-// (ItemsAsLaidOf)
+// Step 13: step 12 with the one-block-per-SM kernel's compute warps keeping each thread's items
+// in the order read from the stage (ItemsAsLaidOf). Nsight Compute's source view of step 12 on an
+// H200 finds 124 of a compute warp's 411 instructions per tile are selects, most of them putting
+// swizzled vectors back in order; here a quarter of them are left, and the kernel is about 1%
+// faster at 2^26 on an H200 (README: step 13). Below kBarrierFreeRounds it runs step 9's kernel,
+// as step 12 does.
 using WholeSmItemsAsLaid = ItemsAsLaidOf<WholeSmBarrierFree>;
+template <typename T, typename Op, bool kExclusive>
+void items_as_laid_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
+  shape_by_size_scan<T, Op, kExclusive, WholeSmItemsAsLaid, kBarrierFreeRounds>(in, out, n, stream);
+}
 // (the sweep) ... and with each compute warp bulk-storing its own part of a tile (no barrier of the
 // block before a store), or with the lag's stores not waited for one by one once the tiles run out:
 // with the compute warps' instructions cut, are the barrier and the store waits what is left?
