@@ -1,4 +1,4 @@
-// Chapter 12, steps 2-12 - the warp-specialized single-pass scan.
+// Chapter 12, steps 2-13 - the warp-specialized single-pass scan.
 //
 // A persistent block (step 1) whose warps split the work:
 //
@@ -43,6 +43,9 @@
 //                       its items from its own prefix. The compute warps are the busy part of an
 //                       SM on the H200, and the lag's scans, one after another, are the end of
 //                       a launch
+//   13 items as laid    step 12 whose compute warps keep each thread's items in the order read
+//                       from the stage: only the vectors' totals are put in order, a quarter of
+//                       the selects the swizzled read cost
 //
 // The sweep and the diagnostics (variants.cu) change one knob of step 6, 7, 8, 9 or 10 each: W
 // look-back warps taking turns, status words packed or spread, runs of K tiles per block of which
@@ -56,7 +59,8 @@
 // the compute warps at the end), with its status words polled from the global state space, or
 // with no prefetch in the ring's first lap or with no wait for each store at the end, step 12's
 // scan without block barriers in either shape (and with each compute warp bulk-storing its own
-// part of a tile), one warp that turns every A into a P for the grid,
+// part of a tile), step 13's kernel with warp stores, with no wait for each store at the end or
+// with a lag of five, one warp that turns every A into a P for the grid,
 // look-backs that publish the P of every tile they passed over, wider looks for the first tiles,
 // the ring's first X loads issued alone, the second lap asked of the L2 once the first has landed,
 // the lag held in the L2 (a stage freed at its reduce, the tile read again from the L2 for its
