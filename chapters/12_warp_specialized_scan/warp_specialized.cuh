@@ -2357,11 +2357,9 @@ using WholeSmBarrierFreeSecondLap = WarpPrefixesFromTheReduce<SecondLapPrefetchO
 // and every look takes longer (1.51 us against 1.37).
 using WholeSmBarrierFreePublishPassed = WarpPrefixesFromTheReduce<PublishPassedTiles<4, WholeSmTicketTail>>;
 // Step 13: step 12 with the one-block-per-SM kernel's compute warps keeping each thread's items
-// in the order read from the stage (ItemsAsLaidOf). Nsight Compute's source view of step 12 on an
-// H200 finds 124 of a compute warp's 411 instructions per tile are selects, most of them putting
-// swizzled vectors back in order; here a quarter of them are left, and the kernel is about 1%
-// faster at 2^26 on an H200 (README: step 13). Below kBarrierFreeRounds it runs step 9's kernel,
-// as step 12 does.
+// in the order read from the stage (ItemsAsLaidOf; why, in ItemsAsLaid above): about 1% faster
+// at 2^26 on an H200 (README: step 13). Below kBarrierFreeRounds it runs step 9's kernel, as
+// step 12 does.
 using WholeSmItemsAsLaid = ItemsAsLaidOf<WholeSmBarrierFree>;
 template <typename T, typename Op, bool kExclusive>
 void items_as_laid_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
