@@ -116,7 +116,11 @@ struct LookCounts {
 // over in its nearest kPublishWindows windows: it combined their aggregates anyway, and a
 // look-back that meets them later stops there instead of walking on (W = 1). Measured slower
 // (chapter 12's README): the extra stores go to the lines every look-back is polling.
-template <unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0, int kTilesPerLane = 1, int kPublishWindows = 0>
+// kRepollWaitingOnly (chapter 12): a look again at a window that was not ready re-reads only
+// the lanes still in X. An A or a P read once stays valid (a P only lets a later look-back stop
+// sooner), so the other lanes' requests to the L2 are waste.
+template <unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0, int kTilesPerLane = 1, int kPublishWindows = 0,
+          bool kRepollWaitingOnly = false>
 struct WarpLookBack {
   static_assert(kPublishWindows == 0 || kTilesPerLane == 1, "publishing the tiles passed over: windows of one slab");
   static constexpr unsigned kSleepFromBlocks = 512;
@@ -167,10 +171,11 @@ struct WarpLookBack {
       Observed<T> seen[W];
       unsigned inclusive[W], invalid[W];
       int first_p = W;  // the first slab with a P (W: none)
-      auto look = [&] {
+      auto look = [&](bool again) {
 #pragma unroll
         for (int k = 0; k < W; ++k) {
           const long long j = base - static_cast<long long>(k) * ch03::kWarpSize - lane;
+          if (kRepollWaitingOnly && again && seen[k].status != kInvalid) continue;  // an A or a P stays valid
           seen[k] = status.poll(static_cast<std::size_t>(j >= 0 ? j : 0));
         }
         first_p = W;
@@ -192,13 +197,13 @@ struct WarpLookBack {
           if ((invalid[k] & needed(k)) != 0) return base - static_cast<long long>(k) * ch03::kWarpSize - (__ffs(invalid[k] & needed(k)) - 1);
         return -1;
       };
-      look();
+      look(false);
       if (counts != nullptr) ++counts->windows;
       for (long long waiting = first_waiting(); waiting >= 0; waiting = first_waiting()) {
         gave_up = __shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(tile, static_cast<unsigned long long>(waiting)), 0);
         if (gave_up) break;  // the launch is reported failed; finish quickly
         if (kPollDelayNs > 0 && sleep) __nanosleep(kPollDelayNs);
-        look();
+        look(true);
         if (counts != nullptr) ++counts->repolls;
       }
       // the window in tile order: the slabs from the earliest (k = W - 1) to the nearest, each

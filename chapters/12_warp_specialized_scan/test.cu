@@ -30,14 +30,14 @@ bool starts_with(const std::string& name, const char* prefix) { return name.rfin
 
 // The tile whose boundaries break a variant: step 1 and chapter 09 use chapter 09's tuned
 // tile, CUB one close to it, steps 2-9 and the sweep the 16 KiB tile of this chapter, step 10
-// (and its sweep and diagnostic rows, and the kernels of that shape of steps 12 and 13 with
-// their sweep rows) the 32 KiB one. Steps 11 to 13 take step 9's shape at every size these tests
+// (and its sweep and diagnostic rows, and the kernels of that shape of steps 12 to 14 with
+// their sweep rows) the 32 KiB one. Steps 11 to 14 take step 9's shape at every size these tests
 // use but those around their thresholds (launch after launch, below), and step 10's shape above.
 template <typename T, typename Op>
 std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
   if (starts_with(variant.name, "1_") || starts_with(variant.name, "baseline/")) return ch09::kTunedTileItems<T, ch09::Tuned>;
   if (starts_with(variant.name, "10_") || starts_with(variant.name, "sweep/10_") || starts_with(variant.name, "sweep/12_") ||
-      starts_with(variant.name, "diagnostic/10_") || starts_with(variant.name, "diagnostic/12_"))
+      starts_with(variant.name, "diagnostic/10_") || starts_with(variant.name, "diagnostic/12_") || starts_with(variant.name, "diagnostic/14_"))
     return ch12::kTileItems<T, ch12::WholeSmTicketTail>;
   return ch12::kTileItems<T, ch12::SectorStatus>;
 }
@@ -56,7 +56,10 @@ TEST_SUITE("gpu") {
     using T = typename E::type;
     constexpr std::size_t kPerVector = 16 / sizeof(T);
     for (const auto& variant : ch12::Chapter::variants<T, typename E::op>()) {
-      if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/") || starts_with(variant.name, "diagnostic/")) continue;
+      // (and step 14's one-block kernels, which store a tile by warps: each warp its own head or tail)
+      if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/") ||
+          (starts_with(variant.name, "diagnostic/") && !starts_with(variant.name, "diagnostic/14_")))
+        continue;
       const std::size_t tile = boundary_of(variant);
       for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, tile - 1, tile + 1, 3 * tile + 17})
         for (std::size_t in_offset = 0; in_offset < kPerVector; ++in_offset)
@@ -72,7 +75,7 @@ TEST_SUITE("gpu") {
     for (std::size_t tile : {ch12::kTileItems<std::int32_t, ch12::SectorStatus>, ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>})
       for (std::size_t multiple : {std::size_t{1}, std::size_t{4}})
         for (long long delta : {-7LL, 7LL}) sizes.push_back(static_cast<std::size_t>(static_cast<long long>(multiple * sms * tile) + delta));
-    // the thresholds of step 11 and of steps 12 and 13, where they change shape, on either side
+    // the thresholds of step 11, of steps 12 and 13, and of step 14, where they change shape, on either side
     const std::size_t threshold = ch12::kWholeSmRounds * sms * ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>;
     sizes.push_back(threshold - 1);
     sizes.push_back(threshold);
@@ -83,6 +86,13 @@ TEST_SUITE("gpu") {
     sizes.push_back(threshold_12);
     CHECK(!ch12::whole_sm_pays<std::int32_t>(threshold_12 - 1, ch12::kBarrierFreeRounds));
     CHECK(ch12::whole_sm_pays<std::int32_t>(threshold_12, ch12::kBarrierFreeRounds));
+    for (std::size_t rounds : {ch12::kWarpStoresRounds, ch12::kTileStoresRounds}) {  // step 14's two
+      const std::size_t threshold_14 = rounds * sms * ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>;
+      sizes.push_back(threshold_14 - 1);
+      sizes.push_back(threshold_14);
+      CHECK(!ch12::whole_sm_pays<std::int32_t>(threshold_14 - 1, rounds));
+      CHECK(ch12::whole_sm_pays<std::int32_t>(threshold_14, rounds));
+    }
     for (const auto& variant : ch12::Chapter::variants<std::int32_t, sg::Sum>()) {
       if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/") || starts_with(variant.name, "diagnostic/")) continue;
       sg_test::check_repeated(variant, sizes, sg_test::repetitions(3, 10));
@@ -114,6 +124,10 @@ TEST_SUITE("gpu") {
     ch09_test::check_epoch_wraparound<ch12::Chapter>("10_one_block_per_SM/inclusive", "10_one_block_per_SM/exclusive");  // 32 KiB tiles
     ch09_test::check_epoch_wraparound<ch12::Chapter>("12_barrier_free_scan/inclusive", "12_barrier_free_scan/exclusive");  // the scan without barriers
     ch09_test::check_epoch_wraparound<ch12::Chapter>("13_items_as_laid/inclusive", "13_items_as_laid/exclusive");  // the items kept as read
+    ch09_test::check_epoch_wraparound<ch12::Chapter>("diagnostic/14_one_block_per_SM/warp_stores/inclusive",  // step 14's two kernels
+                                                     "diagnostic/14_one_block_per_SM/warp_stores/exclusive");
+    ch09_test::check_epoch_wraparound<ch12::Chapter>("diagnostic/14_one_block_per_SM/tile_stores/inclusive",
+                                                     "diagnostic/14_one_block_per_SM/tile_stores/exclusive");
   }
 
 

@@ -1,5 +1,5 @@
 // Chapter 12 - the variant list, in the order of the lesson:
-//   1_persistent_grid ... 13_items_as_laid
+//   1_persistent_grid ... 14_stores_by_size
 //                                          the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
@@ -7,6 +7,7 @@
 //                                          same scanning each tile when it lands, or keeping each
 //                                          thread's items in the order read from the stage (step
 //                                          13's one-block-per-SM kernel)
+//   diagnostic/14_one_block_per_SM/...     step 14's two one-block-per-SM kernels at every size
 //   diagnostic/...                         step 6, 8 or 10 without the look-back (tile-local),
 //                                          dealt round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
@@ -41,8 +42,10 @@
 //                                          from 1 at the start, and step 12's kernel scanning each
 //                                          tile when it lands (also with warp stores, and in step
 //                                          9's shape), and step 13's one-block-per-SM kernel with
-//                                          warp stores, with no wait for each store at the end, or
-//                                          with a lag of five
+//                                          warp stores, with no wait for each store at the end,
+//                                          with a lag of five, three look-back warps or status
+//                                          words 16 bytes apart; step 9's kernel re-polling only
+//                                          the lanes still waiting
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -97,6 +100,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"12_barrier_free_scan/exclusive", barrier_free_scan<T, Op, true>, exclusive, model},
       {"13_items_as_laid/inclusive", items_as_laid_scan<T, Op, false>, inclusive, model},
       {"13_items_as_laid/exclusive", items_as_laid_scan<T, Op, true>, exclusive, model},
+      {"14_stores_by_size/inclusive", stores_by_size_scan<T, Op, false>, inclusive, model},
+      {"14_stores_by_size/exclusive", stores_by_size_scan<T, Op, true>, exclusive, model},
       // step 12's one-block-per-SM kernel at every size (step 12 runs it from 12 rounds of tiles
       // per SM up): every element type and operator, checked at its own tile's boundaries
       {"diagnostic/12_one_block_per_SM/inclusive", warp_specialized_scan<T, Op, false, WholeSmBarrierFree, whole_sm_geometry<T>>, inclusive, model},
@@ -109,6 +114,13 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       // step 13's one-block-per-SM kernel at every size (step 13 runs it from 12 rounds up)
       {"diagnostic/12_one_block_per_SM/items_as_laid/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid, whole_sm_geometry<T>>, inclusive, model},
       {"diagnostic/12_one_block_per_SM/items_as_laid/exclusive", warp_specialized_scan<T, Op, true, WholeSmItemsAsLaid, whole_sm_geometry<T>>, exclusive, model},
+      // step 14's two one-block-per-SM kernels at every size (step 14 runs the first from 6 rounds
+      // up, the second from 48): each warp storing its own part of a tile, or the tile stored whole,
+      // and look-backs re-polling only the lanes still in X
+      {"diagnostic/14_one_block_per_SM/warp_stores/inclusive", warp_specialized_scan<T, Op, false, WholeSmWarpStoresRepollWaiting, whole_sm_geometry<T>>, inclusive, model},
+      {"diagnostic/14_one_block_per_SM/warp_stores/exclusive", warp_specialized_scan<T, Op, true, WholeSmWarpStoresRepollWaiting, whole_sm_geometry<T>>, exclusive, model},
+      {"diagnostic/14_one_block_per_SM/tile_stores/inclusive", warp_specialized_scan<T, Op, false, WholeSmTileStoresRepollWaiting, whole_sm_geometry<T>>, inclusive, model},
+      {"diagnostic/14_one_block_per_SM/tile_stores/exclusive", warp_specialized_scan<T, Op, true, WholeSmTileStoresRepollWaiting, whole_sm_geometry<T>>, exclusive, model},
       {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T, EarlyRelease>},
@@ -184,6 +196,9 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/12_one_block_per_SM/items_as_laid/warp_stores", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWarpStores, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/end_without_store_waits", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidEndWithoutStoreWaits, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/1_stage_loading", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid, whole_sm_geometry_loading<T, 1>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/16_bytes_per_status", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid16BytesPerStatus, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/3_lookback_warps", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid3LookBackWarps, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/9_sector_status/repoll_waiting_only", warp_specialized_scan<T, Op, false, SectorStatusRepollWaiting, device_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/3_lookback_warps", warp_specialized_scan<T, Op, false, WholeSmBarrierFree3LookBackWarps, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/first_1024_tiles_look_256", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeWideFirstLooks, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_2_tiles", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeLagGrowing<2>, whole_sm_geometry<T>>, inclusive, model},

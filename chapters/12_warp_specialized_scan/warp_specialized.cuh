@@ -422,6 +422,14 @@ struct ItemsAsLaidOf : Base {
   static_assert(Base::kWarpPrefixSlots > 0 && !Base::kScanWhenLanded, "step 12's reduce, and its scan a lag later");
   static constexpr bool kItemsAsLaid = true;
 };
+// Step 14's look-back: a look again at a window that was not ready re-reads only the lanes
+// still in X (chapter 09's kRepollWaitingOnly): fewer requests to the L2's hottest lines.
+template <typename Base>
+struct RepollWaitingOf : Base {
+  static_assert(Base::kLookBackWarp && Base::kOwnTileRounds == 0 && !Base::kPrefixWarp && Base::kLookBackTilesPerLane == 1,
+                "look-back warps resolving with the design's own WarpLookBack");
+  using LookBack = ch09::WarpLookBack<0, Base::kPollDelayNs, 1, 0, true>;
+};
 // The sweep: step 12's scan with no barrier of the block before a tile goes out either. Each
 // compute warp's items are one contiguous part of the tile (kItems x 32 elements, 2 KiB), so once
 // its lanes have written their items back to the stage, the warp's lane 0 bulk-stores that part
@@ -2370,6 +2378,31 @@ void items_as_laid_scan(const T* in, T* out, std::size_t n, cudaStream_t stream)
 // with the compute warps' instructions cut, are the barrier and the store waits what is left?
 using WholeSmItemsAsLaidWarpStores = WarpStores<WholeSmItemsAsLaid>;
 using WholeSmItemsAsLaidEndWithoutStoreWaits = ItemsAsLaidOf<WarpPrefixesFromTheReduce<EndWithoutStoreWaits<WholeSmTicketTail>>>;
+// (the sweep) ... with three look-back warps (more polls of the same lines: 1.08x copy at 2^26 on
+// an H200 where step 13 ran at 1.05), or status words 16 bytes apart (two to a sector: 1.06)
+using WholeSmItemsAsLaid3LookBackWarps = ItemsAsLaidOf<WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<PrefetchAhead<1, Spread<3, 32>>>>>>;
+using WholeSmItemsAsLaid16BytesPerStatus = ItemsAsLaidOf<WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<PrefetchAhead<1, Spread<2, 16>>>>>>;
+using SectorStatusRepollWaiting = RepollWaitingOf<SectorStatus>;  // (the sweep) step 9's kernel re-polling the lanes in X only
+
+// Step 14: the stores by the size. Step 13's one-block-per-SM kernel with each compute warp
+// bulk-storing its own part of a tile (WarpStores: no barrier of the block before a store) is
+// faster than step 9's kernel from about 6 rounds of 32 KiB tiles per SM up, and than step 13's
+// own kernel up to about 48 rounds; above that, one bulk store per tile is as fast or faster (on
+// the H200, 16 stores of 2 KiB a tile cost about 0.5% from 300M elements up). So three shapes:
+// step 9's kernel below kWarpStoresRounds (6.5M int32 on 132 SMs), the warp stores up to
+// kTileStoresRounds (51.9M), step 13's kernel above. And in both one-block kernels a look again at
+// a window that was not ready re-reads only the lanes still in X (RepollWaitingOf): the other
+// lanes' words are read already, and every look is requests to the L2's hottest lines, on the
+// H200 from a fabric a copy keeps 93% busy (README: step 14).
+using WholeSmWarpStoresRepollWaiting = RepollWaitingOf<WholeSmItemsAsLaidWarpStores>;
+using WholeSmTileStoresRepollWaiting = RepollWaitingOf<WholeSmItemsAsLaid>;
+inline constexpr std::size_t kWarpStoresRounds = 6;
+inline constexpr std::size_t kTileStoresRounds = 48;
+template <typename T, typename Op, bool kExclusive>
+void stores_by_size_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
+  if (whole_sm_pays<T>(n, kTileStoresRounds)) warp_specialized_scan<T, Op, kExclusive, WholeSmTileStoresRepollWaiting, whole_sm_geometry<T>>(in, out, n, stream);
+  else shape_by_size_scan<T, Op, kExclusive, WholeSmWarpStoresRepollWaiting, kWarpStoresRounds>(in, out, n, stream);
+}
 // (the sweep) step 12's kernel with three look-back warps taking turns instead of two: is the dip
 // after the ring fills (experiments.md: where a launch's DRAM time goes) the look-backs' queue?
 // No: the dip stays as deep, and the scan is no faster.
