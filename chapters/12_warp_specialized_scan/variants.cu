@@ -7,7 +7,7 @@
 //                                          same scanning each tile when it lands, or keeping each
 //                                          thread's items in the order read from the stage (step
 //                                          13's one-block-per-SM kernel)
-//   diagnostic/14_one_block_per_SM/...     step 14's two one-block-per-SM kernels at every size
+//   diagnostic/14_one_block_per_SM/...     step 14's middle shape (warp stores) at every size
 //   diagnostic/...                         step 6, 8 or 10 without the look-back (tile-local),
 //                                          dealt round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
@@ -43,9 +43,10 @@
 //                                          tile when it lands (also with warp stores, and in step
 //                                          9's shape), and step 13's one-block-per-SM kernel with
 //                                          warp stores, with no wait for each store at the end,
-//                                          with a lag of five, three look-back warps or status
-//                                          words 16 bytes apart; step 9's kernel re-polling only
-//                                          the lanes still waiting
+//                                          with a lag of five, three look-back warps, status
+//                                          words 16 bytes apart, or look-backs re-polling only
+//                                          the lanes still in X (and sleeping before a look);
+//                                          step 9's kernel re-polling only those lanes
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
 #include "12_warp_specialized_scan/persistent.cuh"
@@ -114,13 +115,10 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       // step 13's one-block-per-SM kernel at every size (step 13 runs it from 12 rounds up)
       {"diagnostic/12_one_block_per_SM/items_as_laid/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid, whole_sm_geometry<T>>, inclusive, model},
       {"diagnostic/12_one_block_per_SM/items_as_laid/exclusive", warp_specialized_scan<T, Op, true, WholeSmItemsAsLaid, whole_sm_geometry<T>>, exclusive, model},
-      // step 14's two one-block-per-SM kernels at every size (step 14 runs the first from 6 rounds
-      // up, the second from 48): each warp storing its own part of a tile, or the tile stored whole,
-      // and look-backs re-polling only the lanes still in X
-      {"diagnostic/14_one_block_per_SM/warp_stores/inclusive", warp_specialized_scan<T, Op, false, WholeSmWarpStoresRepollWaiting, whole_sm_geometry<T>>, inclusive, model},
-      {"diagnostic/14_one_block_per_SM/warp_stores/exclusive", warp_specialized_scan<T, Op, true, WholeSmWarpStoresRepollWaiting, whole_sm_geometry<T>>, exclusive, model},
-      {"diagnostic/14_one_block_per_SM/tile_stores/inclusive", warp_specialized_scan<T, Op, false, WholeSmTileStoresRepollWaiting, whole_sm_geometry<T>>, inclusive, model},
-      {"diagnostic/14_one_block_per_SM/tile_stores/exclusive", warp_specialized_scan<T, Op, true, WholeSmTileStoresRepollWaiting, whole_sm_geometry<T>>, exclusive, model},
+      // step 14's middle shape at every size (step 14 runs it from 6 to 48 rounds of tiles per SM):
+      // step 13's one-block-per-SM kernel with each warp storing its own part of a tile
+      {"diagnostic/14_one_block_per_SM/warp_stores/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWarpStores, whole_sm_geometry<T>>, inclusive, model},
+      {"diagnostic/14_one_block_per_SM/warp_stores/exclusive", warp_specialized_scan<T, Op, true, WholeSmItemsAsLaidWarpStores, whole_sm_geometry<T>>, exclusive, model},
       {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T, EarlyRelease>},
@@ -198,6 +196,10 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/12_one_block_per_SM/items_as_laid/1_stage_loading", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid, whole_sm_geometry_loading<T, 1>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/16_bytes_per_status", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid16BytesPerStatus, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/3_lookback_warps", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid3LookBackWarps, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/repoll_waiting_only", warp_specialized_scan<T, Op, false, WholeSmTileStoresRepollWaiting, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/repoll_after_100ns", warp_specialized_scan<T, Op, false, WholeSmTileStoresLookDelays<0, 100>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/repoll_after_300ns", warp_specialized_scan<T, Op, false, WholeSmTileStoresLookDelays<0, 300>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/first_look_after_300ns", warp_specialized_scan<T, Op, false, WholeSmTileStoresLookDelays<300, 0>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/9_sector_status/repoll_waiting_only", warp_specialized_scan<T, Op, false, SectorStatusRepollWaiting, device_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/3_lookback_warps", warp_specialized_scan<T, Op, false, WholeSmBarrierFree3LookBackWarps, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/first_1024_tiles_look_256", warp_specialized_scan<T, Op, false, WholeSmBarrierFreeWideFirstLooks, whole_sm_geometry<T>>, inclusive, model},

@@ -422,8 +422,8 @@ struct ItemsAsLaidOf : Base {
   static_assert(Base::kWarpPrefixSlots > 0 && !Base::kScanWhenLanded, "step 12's reduce, and its scan a lag later");
   static constexpr bool kItemsAsLaid = true;
 };
-// Step 14's look-back: a look again at a window that was not ready re-reads only the lanes
-// still in X (chapter 09's kRepollWaitingOnly): fewer requests to the L2's hottest lines.
+// The sweep: a look again at a window that was not ready re-reads only the lanes still in X
+// (chapter 09's kRepollWaitingOnly): fewer requests to the L2's hottest lines.
 template <typename Base>
 struct RepollWaitingOf : Base {
   static_assert(Base::kLookBackWarp && Base::kOwnTileRounds == 0 && !Base::kPrefixWarp && Base::kLookBackTilesPerLane == 1,
@@ -2383,6 +2383,12 @@ using WholeSmItemsAsLaidEndWithoutStoreWaits = ItemsAsLaidOf<WarpPrefixesFromThe
 using WholeSmItemsAsLaid3LookBackWarps = ItemsAsLaidOf<WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<PrefetchAhead<1, Spread<3, 32>>>>>>;
 using WholeSmItemsAsLaid16BytesPerStatus = ItemsAsLaidOf<WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<PrefetchAhead<1, Spread<2, 16>>>>>>;
 using SectorStatusRepollWaiting = RepollWaitingOf<SectorStatus>;  // (the sweep) step 9's kernel re-polling the lanes in X only
+// ... and whose look-backs sleep before their first look, or between looks at a window not yet
+// ready: fewer requests to the hottest lines, each answer later
+template <unsigned kFirstLookNs, unsigned kRepollNs, typename Base>
+struct LookDelaysOf : Base {
+  using LookBack = ch09::WarpLookBack<kFirstLookNs, kRepollNs, 1, 0, true>;
+};
 
 // Step 14: the stores by the size. Step 13's one-block-per-SM kernel with each compute warp
 // bulk-storing its own part of a tile (WarpStores: no barrier of the block before a store) is
@@ -2390,18 +2396,19 @@ using SectorStatusRepollWaiting = RepollWaitingOf<SectorStatus>;  // (the sweep)
 // own kernel up to about 48 rounds; above that, one bulk store per tile is as fast or faster (on
 // the H200, 16 stores of 2 KiB a tile cost about 0.5% from 300M elements up). So three shapes:
 // step 9's kernel below kWarpStoresRounds (6.5M int32 on 132 SMs), the warp stores up to
-// kTileStoresRounds (51.9M), step 13's kernel above. And in both one-block kernels a look again at
-// a window that was not ready re-reads only the lanes still in X (RepollWaitingOf): the other
-// lanes' words are read already, and every look is requests to the L2's hottest lines, on the
-// H200 from a fabric a copy keeps 93% busy (README: step 14).
-using WholeSmWarpStoresRepollWaiting = RepollWaitingOf<WholeSmItemsAsLaidWarpStores>;
+// kTileStoresRounds (51.9M), step 13's kernel above (README: step 14).
+// (the sweep) step 14's whole-tile kernel, step 13's, whose look-backs re-poll only the lanes
+// still in X, and sleep before their first look or between looks: level with it or slower at
+// 2^26 on three H200s (experiments.md: step 14's look-backs)
 using WholeSmTileStoresRepollWaiting = RepollWaitingOf<WholeSmItemsAsLaid>;
+template <unsigned kFirstLookNs, unsigned kRepollNs>
+using WholeSmTileStoresLookDelays = LookDelaysOf<kFirstLookNs, kRepollNs, WholeSmTileStoresRepollWaiting>;
 inline constexpr std::size_t kWarpStoresRounds = 6;
 inline constexpr std::size_t kTileStoresRounds = 48;
 template <typename T, typename Op, bool kExclusive>
 void stores_by_size_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
-  if (whole_sm_pays<T>(n, kTileStoresRounds)) warp_specialized_scan<T, Op, kExclusive, WholeSmTileStoresRepollWaiting, whole_sm_geometry<T>>(in, out, n, stream);
-  else shape_by_size_scan<T, Op, kExclusive, WholeSmWarpStoresRepollWaiting, kWarpStoresRounds>(in, out, n, stream);
+  if (whole_sm_pays<T>(n, kTileStoresRounds)) warp_specialized_scan<T, Op, kExclusive, WholeSmItemsAsLaid, whole_sm_geometry<T>>(in, out, n, stream);
+  else shape_by_size_scan<T, Op, kExclusive, WholeSmItemsAsLaidWarpStores, kWarpStoresRounds>(in, out, n, stream);
 }
 // (the sweep) step 12's kernel with three look-back warps taking turns instead of two: is the dip
 // after the ring fills (experiments.md: where a launch's DRAM time goes) the look-backs' queue?
