@@ -2382,13 +2382,18 @@ using WholeSmItemsAsLaidEndWithoutStoreWaits = ItemsAsLaidOf<WarpPrefixesFromThe
 // an H200 where step 13 ran at 1.05), or status words 16 bytes apart (two to a sector: 1.06)
 using WholeSmItemsAsLaid3LookBackWarps = ItemsAsLaidOf<WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<PrefetchAhead<1, Spread<3, 32>>>>>>;
 using WholeSmItemsAsLaid16BytesPerStatus = ItemsAsLaidOf<WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<PrefetchAhead<1, Spread<2, 16>>>>>>;
-using SectorStatusRepollWaiting = RepollWaitingOf<SectorStatus>;  // (the sweep) step 9's kernel re-polling the lanes in X only
-// ... and whose look-backs sleep before their first look, or between looks at a window not yet
-// ready: fewer requests to the hottest lines, each answer later
+// (the sweep) ... whose look-backs re-poll only the lanes still in X (RepollWaitingOf), and which
+// also sleep before their first look or between looks at a window not yet ready (LookDelaysOf):
+// fewer requests to the hottest lines, each answer later. Level with step 13 or slower at 2^26
+// on four H200s (experiments.md: step 14's look-backs). And step 9's kernel re-polling so.
 template <unsigned kFirstLookNs, unsigned kRepollNs, typename Base>
 struct LookDelaysOf : Base {
   using LookBack = ch09::WarpLookBack<kFirstLookNs, kRepollNs, 1, 0, true>;
 };
+using WholeSmItemsAsLaidRepollWaiting = RepollWaitingOf<WholeSmItemsAsLaid>;
+template <unsigned kFirstLookNs, unsigned kRepollNs>
+using WholeSmItemsAsLaidLookDelays = LookDelaysOf<kFirstLookNs, kRepollNs, WholeSmItemsAsLaidRepollWaiting>;
+using SectorStatusRepollWaiting = RepollWaitingOf<SectorStatus>;
 
 // Step 14: the stores by the size. Step 13's one-block-per-SM kernel with each compute warp
 // bulk-storing its own part of a tile (WarpStores: no barrier of the block before a store) is
@@ -2397,12 +2402,6 @@ struct LookDelaysOf : Base {
 // the H200, 16 stores of 2 KiB a tile cost about 0.5% from 300M elements up). So three shapes:
 // step 9's kernel below kWarpStoresRounds (6.5M int32 on 132 SMs), the warp stores up to
 // kTileStoresRounds (51.9M), step 13's kernel above (README: step 14).
-// (the sweep) step 14's whole-tile kernel, step 13's, whose look-backs re-poll only the lanes
-// still in X, and sleep before their first look or between looks: level with it or slower at
-// 2^26 on three H200s (experiments.md: step 14's look-backs)
-using WholeSmTileStoresRepollWaiting = RepollWaitingOf<WholeSmItemsAsLaid>;
-template <unsigned kFirstLookNs, unsigned kRepollNs>
-using WholeSmTileStoresLookDelays = LookDelaysOf<kFirstLookNs, kRepollNs, WholeSmTileStoresRepollWaiting>;
 inline constexpr std::size_t kWarpStoresRounds = 6;
 inline constexpr std::size_t kTileStoresRounds = 48;
 template <typename T, typename Op, bool kExclusive>
