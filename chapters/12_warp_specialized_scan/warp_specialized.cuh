@@ -423,12 +423,13 @@ struct ItemsAsLaidOf : Base {
   static constexpr bool kItemsAsLaid = true;
 };
 // The sweep: a look again at a window that was not ready re-reads only the lanes still in X
-// (chapter 09's kRepollWaitingOnly): fewer requests to the L2's hottest lines.
-template <typename Base>
+// (chapter 09's kRepollWaitingOnly): fewer requests to the L2's hottest lines. Optionally the
+// look-backs also sleep before their first look, or between looks (each answer then later).
+template <typename Base, unsigned kFirstLookNs = 0, unsigned kRepollNs = Base::kPollDelayNs>
 struct RepollWaitingOf : Base {
   static_assert(Base::kLookBackWarp && Base::kOwnTileRounds == 0 && !Base::kPrefixWarp && Base::kLookBackTilesPerLane == 1,
                 "look-back warps resolving with the design's own WarpLookBack");
-  using LookBack = ch09::WarpLookBack<0, Base::kPollDelayNs, 1, 0, true>;
+  using LookBack = ch09::WarpLookBack<kFirstLookNs, kRepollNs, 1, 0, true>;
 };
 // The sweep: step 12's scan with no barrier of the block before a tile goes out either. Each
 // compute warp's items are one contiguous part of the tile (kItems x 32 elements, 2 KiB), so once
@@ -2382,17 +2383,13 @@ using WholeSmItemsAsLaidEndWithoutStoreWaits = ItemsAsLaidOf<WarpPrefixesFromThe
 // an H200 where step 13 ran at 1.05), or status words 16 bytes apart (two to a sector: 1.06)
 using WholeSmItemsAsLaid3LookBackWarps = ItemsAsLaidOf<WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<PrefetchAhead<1, Spread<3, 32>>>>>>;
 using WholeSmItemsAsLaid16BytesPerStatus = ItemsAsLaidOf<WarpPrefixesFromTheReduce<TicketTail<2, WholeSm<PrefetchAhead<1, Spread<2, 16>>>>>>;
-// (the sweep) ... whose look-backs re-poll only the lanes still in X (RepollWaitingOf), and which
-// also sleep before their first look or between looks at a window not yet ready (LookDelaysOf):
-// fewer requests to the hottest lines, each answer later. Level with step 13 or slower at 2^26
-// on four H200s (experiments.md: step 14's look-backs). And step 9's kernel re-polling so.
-template <unsigned kFirstLookNs, unsigned kRepollNs, typename Base>
-struct LookDelaysOf : Base {
-  using LookBack = ch09::WarpLookBack<kFirstLookNs, kRepollNs, 1, 0, true>;
-};
+// (the sweep) ... whose look-backs re-poll only the lanes still in X, and also sleep before their
+// first look or between looks at a window not yet ready (RepollWaitingOf): level with step 13 or
+// slower at 2^26 on four H200s (experiments.md: step 14's look-backs). And step 9's kernel
+// re-polling so.
 using WholeSmItemsAsLaidRepollWaiting = RepollWaitingOf<WholeSmItemsAsLaid>;
 template <unsigned kFirstLookNs, unsigned kRepollNs>
-using WholeSmItemsAsLaidLookDelays = LookDelaysOf<kFirstLookNs, kRepollNs, WholeSmItemsAsLaidRepollWaiting>;
+using WholeSmItemsAsLaidLookDelays = RepollWaitingOf<WholeSmItemsAsLaid, kFirstLookNs, kRepollNs>;
 using SectorStatusRepollWaiting = RepollWaitingOf<SectorStatus>;
 
 // Step 14: the stores by the size. Step 13's one-block-per-SM kernel with each compute warp
