@@ -851,7 +851,9 @@ __device__ __forceinline__ void xor_permute(U (&raw)[kCount], int swizzle) {
   }
 }
 
-template <typename T, int kItemsPerThread>
+// kInOrder = false leaves the vectors in the order read (register vector j holds the stage's
+// vector j ^ s(t)) and writes them back from that order: step 13's ItemsAsLaid, below.
+template <bool kInOrder = true, typename T, int kItemsPerThread>
 __device__ __forceinline__ void read_stage(const T* stage, T (&items)[kItemsPerThread]) {
   constexpr int kVectors = kItemsPerThread * sizeof(T) / 16;
   static_assert((kVectors & (kVectors - 1)) == 0, "a power-of-two number of vectors per thread");
@@ -860,18 +862,18 @@ __device__ __forceinline__ void read_stage(const T* stage, T (&items)[kItemsPerT
   uint4 raw[kVectors];
 #pragma unroll
   for (int j = 0; j < kVectors; ++j) raw[j] = mine[j ^ swizzle];
-  xor_permute(raw, swizzle);
+  if constexpr (kInOrder) xor_permute(raw, swizzle);
   std::memcpy(items, raw, sizeof(raw));
 }
 
-template <typename T, int kItemsPerThread>
+template <bool kInOrder = true, typename T, int kItemsPerThread>
 __device__ __forceinline__ void write_stage(T* stage, const T (&items)[kItemsPerThread]) {
   constexpr int kVectors = kItemsPerThread * sizeof(T) / 16;
   uint4* mine = reinterpret_cast<uint4*>(stage) + threadIdx.x * kVectors;
   const int swizzle = swizzle_of_thread<kVectors>();
   uint4 raw[kVectors];
   std::memcpy(raw, items, sizeof(raw));
-  xor_permute(raw, swizzle);
+  if constexpr (kInOrder) xor_permute(raw, swizzle);
 #pragma unroll
   for (int j = 0; j < kVectors; ++j) mine[j ^ swizzle] = raw[j];
 }
@@ -891,22 +893,8 @@ struct ItemsAsLaid {
   static constexpr int kPerVector = kItemsPerThread / kVectors;
   static_assert((kVectors & (kVectors - 1)) == 0, "a power-of-two number of vectors per thread");
 
-  __device__ static void read(const T* stage, T (&items)[kItemsPerThread]) {
-    const uint4* mine = reinterpret_cast<const uint4*>(stage) + threadIdx.x * kVectors;
-    const int swizzle = swizzle_of_thread<kVectors>();
-    uint4 raw[kVectors];
-#pragma unroll
-    for (int j = 0; j < kVectors; ++j) raw[j] = mine[j ^ swizzle];
-    std::memcpy(items, raw, sizeof(raw));
-  }
-  __device__ static void write(T* stage, const T (&items)[kItemsPerThread]) {
-    uint4* mine = reinterpret_cast<uint4*>(stage) + threadIdx.x * kVectors;
-    const int swizzle = swizzle_of_thread<kVectors>();
-    uint4 raw[kVectors];
-    std::memcpy(raw, items, sizeof(raw));
-#pragma unroll
-    for (int j = 0; j < kVectors; ++j) mine[j ^ swizzle] = raw[j];
-  }
+  __device__ static void read(const T* stage, T (&items)[kItemsPerThread]) { read_stage<false>(stage, items); }
+  __device__ static void write(T* stage, const T (&items)[kItemsPerThread]) { write_stage<false>(stage, items); }
   // Chapter 05's BlockScan::reduce and scan_after_reduce (Scan), for items kept as read.
   template <typename Scan, typename Op>
   __device__ static T reduce(const T (&items)[kItemsPerThread], Op op, typename Scan::TempStorage& temp, T* warp_before) {
