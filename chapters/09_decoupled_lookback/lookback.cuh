@@ -33,11 +33,13 @@
 
 #include "05_block_scan/tile_local.cuh"
 #include "08_chained_scan/chained_scan.cuh"  // take_tile, the status schemes, the ticket layout
+#include "common/operators.hpp"
 #include "common/watchdog.cuh"
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace ch09 {
 
@@ -97,6 +99,20 @@ __device__ __forceinline__ T combine_window_in_tile_order(T value, Op op) {
   return __shfl_sync(ch03::kFullWarp, scan_window_in_tile_order(value, op), 0);  // lane 0: lanes 31..0, i.e. tiles base-31..base
 }
 
+// The whole window's total alone, for a look-back that publishes nothing of what it passed. For a
+// sum of 32-bit integers (commutative, so the order of the lanes does not matter) the warp's own
+// reduction instruction gives it in one step (redux.sync, sm_80 on), where the scan above is five
+// shuffles in a chain; every other operator and type takes the scan. Chapter 12's look-back warps
+// share their SM with compute warps that keep the shuffle unit busy.
+template <typename T, typename Op>
+__device__ __forceinline__ T window_total_in_tile_order(T value, Op op) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<Op, sg::Sum> && (std::is_same_v<T, int> || std::is_same_v<T, unsigned int>))
+    return static_cast<T>(__reduce_add_sync(ch03::kFullWarp, value));
+#endif
+  return combine_window_in_tile_order(value, op);
+}
+
 // What a look-back did (chapter 12's --trace).
 struct LookCounts {
   unsigned windows = 0;  // windows read: 1 + how many times it slid further back
@@ -119,10 +135,13 @@ struct LookCounts {
 // kRepollWaitingOnly (chapter 12): a look again at a window that was not ready re-reads only
 // the lanes still in X. An A or a P read once stays valid (a P only lets a later look-back stop
 // sooner), so the other lanes' requests to the L2 are waste.
+// kWindowTotals (chapter 12): each slab's total by window_total_in_tile_order, not by the scan
+// and a shuffle from lane 0 (the scan stays for kPublishWindows, which needs every lane's part).
 template <unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0, int kTilesPerLane = 1, int kPublishWindows = 0,
-          bool kRepollWaitingOnly = false>
+          bool kRepollWaitingOnly = false, bool kWindowTotals = false>
 struct WarpLookBack {
   static_assert(kPublishWindows == 0 || kTilesPerLane == 1, "publishing the tiles passed over: windows of one slab");
+  static_assert(!kWindowTotals || kPublishWindows == 0, "publishing the tiles passed over needs every lane's scan");
   static constexpr unsigned kSleepFromBlocks = 512;
   static constexpr int kWindow = ch03::kWarpSize * kTilesPerLane;
 
@@ -213,6 +232,10 @@ struct WarpLookBack {
       for (int k = W - 1; k >= 0; --k) {
         if (k > first_p) continue;  // (warp-uniform) beyond the nearest P
         const T mine = (needed(k) >> lane) & 1u ? seen[k].value : Op::template identity<T>();
+        if constexpr (kWindowTotals) {
+          window = op(window, window_total_in_tile_order(mine, op));
+          continue;
+        }
         const T scanned = scan_window_in_tile_order(mine, op);
         window = op(window, __shfl_sync(ch03::kFullWarp, scanned, 0));  // lane 0: the whole slab
         if constexpr (kPublishWindows > 0) {

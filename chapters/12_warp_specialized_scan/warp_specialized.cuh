@@ -2379,6 +2379,22 @@ using WholeSmItemsAsLaidRepollWaiting = RepollWaitingOf<WholeSmItemsAsLaid>;
 template <unsigned kFirstLookNs, unsigned kRepollNs>
 using WholeSmItemsAsLaidLookDelays = RepollWaitingOf<WholeSmItemsAsLaid, kFirstLookNs, kRepollNs>;
 using SectorStatusRepollWaiting = RepollWaitingOf<SectorStatus>;
+// (the sweep) ... whose look-backs take each window's total with the warp's reduction instruction
+// where the operator allows (chapter 09's window_total_in_tile_order: int32 sum), not with the
+// scan of the window, five shuffles in a chain. Nsight Compute's source view of step 14 at 2^26
+// on an H200 puts about half of a look-back warp's samples on its own instructions rather than on
+// its loads, a fifth on that scan. A look that is done sooner is not a scan that is: 1.1% slower
+// at 2^26 on an H200 (1.3% at 2^28), level on an H100. Most of a look-back's looks are looks again
+// at a window that is still waiting for an aggregate, and a quicker look asks the L2's hottest lines
+// sooner again (experiments.md: the look-back warp's own instructions).
+template <typename Base>
+struct WindowTotalsOf : Base {
+  static_assert(Base::kLookBackWarp && Base::kOwnTileRounds == 0 && !Base::kPrefixWarp,
+                "look-back warps resolving with the design's own WarpLookBack");
+  using LookBack = ch09::WarpLookBack<0, Base::kPollDelayNs, Base::kLookBackTilesPerLane, 0, false, true>;
+};
+using WholeSmItemsAsLaidWindowTotals = WindowTotalsOf<WholeSmItemsAsLaid>;
+using WholeSmItemsAsLaidWarpStoresWindowTotals = WindowTotalsOf<WholeSmItemsAsLaidWarpStores>;
 
 // Step 14: the stores by the size. Step 13's one-block-per-SM kernel with each compute warp
 // bulk-storing its own part of a tile (WarpStores: no barrier of the block before a store) is
