@@ -2383,7 +2383,7 @@ using SectorStatusRepollWaiting = RepollWaitingOf<SectorStatus>;
 // where the operator allows (chapter 09's window_total_in_tile_order: int32 sum), not with the
 // scan of the window, five shuffles in a chain. Nsight Compute's source view of step 14 at 2^26
 // on an H200 puts about half of a look-back warp's samples on its own instructions rather than on
-// its loads, a fifth on that scan. A look that is done sooner is not a scan that is: 1.1% slower
+// its loads, a fifth on that scan. A look that is done sooner is not a scan that is: 1.2% slower
 // at 2^26 on an H200 (1.3% at 2^28), level on an H100. Most of a look-back's looks are looks again
 // at a window that is still waiting for an aggregate, and a quicker look asks the L2's hottest lines
 // sooner again (experiments.md: the look-back warp's own instructions).
