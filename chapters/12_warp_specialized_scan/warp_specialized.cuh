@@ -2382,11 +2382,11 @@ using SectorStatusRepollWaiting = RepollWaitingOf<SectorStatus>;
 // (the sweep) ... whose look-backs take each window's total with the warp's reduction instruction
 // where the operator allows (chapter 09's window_total_in_tile_order: int32 sum), not with the
 // scan of the window, five shuffles in a chain. Nsight Compute's source view of step 14 at 2^26
-// on an H200 puts about half of a look-back warp's samples on its own instructions rather than on
-// its loads, a fifth on that scan. A look that is done sooner is not a scan that is: 1.2% slower
-// at 2^26 on an H200 (1.3% at 2^28), level on an H100. Most of a look-back's looks are looks again
-// at a window that is still waiting for an aggregate, and a quicker look asks the L2's hottest lines
-// sooner again (experiments.md: the look-back warp's own instructions).
+// on an H200 puts a third of a look-back warp's samples on its own instructions rather than on its
+// loads, a sixth on that scan. A look that is done sooner is not a scan that is: 1.2% slower at
+// 2^26 on an H200 (1.3% at 2^28), level on an H100. Traced, each look is quicker, but a look-back
+// finds a window still waiting for an aggregate twice as often, and takes longer (experiments.md:
+// the look-back warp's own instructions).
 template <typename Base>
 struct WindowTotalsOf : Base {
   static_assert(Base::kLookBackWarp && Base::kOwnTileRounds == 0 && !Base::kPrefixWarp,
