@@ -102,8 +102,9 @@ __device__ __forceinline__ T combine_window_in_tile_order(T value, Op op) {
 // The whole window's total alone, for a look-back that publishes nothing of what it passed. For a
 // sum of 32-bit integers (commutative, so the order of the lanes does not matter) the warp's own
 // reduction instruction gives it in one step (redux.sync, sm_80 on), where the scan above is five
-// shuffles in a chain; every other operator and type takes the scan. Chapter 12's look-back warps
-// share their SM with compute warps that keep the shuffle unit busy.
+// shuffles in a chain; every other operator and type takes the scan. Chapter 12 tried it for its
+// look-back warps, which share their SM with compute warps that keep the shuffle unit busy: each
+// look was quicker, and the scan slower (its experiments.md: the look-back warp's own instructions).
 template <typename T, typename Op>
 __device__ __forceinline__ T window_total_in_tile_order(T value, Op op) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
