@@ -24,6 +24,7 @@
 
 #include "common/watchdog.cuh"
 
+#include <cooperative_groups.h>
 #include <cuda/ptx>
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
@@ -74,6 +75,22 @@ __device__ __forceinline__ bool wait_phase(Mbarrier* barrier, unsigned parity, c
   }
 }
 
+// Clusters (sm_90): blocks launched together on SMs of one GPC, each able to read and write the
+// others' shared memory (distributed shared memory). The block's rank in its cluster; the same
+// variable in the shared memory of the block of rank `rank`; a store of 4 or 8 bytes there
+// (st.async) that counts them on a barrier there, as a bulk copy counts its bytes (the barrier's
+// waiters see the value once the phase completes; its owner announces the bytes with
+// arrive_expect_bytes); and a barrier of every thread of the cluster.
+__device__ __forceinline__ unsigned cluster_rank() { return cooperative_groups::this_cluster().block_rank(); }
+template <typename U>
+__device__ __forceinline__ U* in_cluster_block(U* local, unsigned rank) {
+  return cooperative_groups::this_cluster().map_shared_rank(local, rank);
+}
+template <typename U>
+__device__ __forceinline__ void store_to_cluster_block(U* remote, U value, Mbarrier* remote_barrier) {
+  cuda::ptx::st_async(remote, value, remote_barrier);
+}
+__device__ __forceinline__ void cluster_sync() { cooperative_groups::this_cluster().sync(); }
 // Has the phase of parity `parity` completed? (A look that does not wait: main.cu --trace.)
 __device__ __forceinline__ bool phase_complete(Mbarrier* barrier, unsigned parity) {
   return cuda::ptx::mbarrier_test_wait_parity(barrier, parity);

@@ -183,6 +183,7 @@ struct Design {
   static constexpr bool kScanWhenLanded = false;  // (the sweep) a tile is scanned alone when it lands; its prefix is combined in a lag later
   static constexpr bool kFusedEnd = false;  // (the sweep) ... and once the tiles run out, the lag's tiles are mapped and stored together
   static constexpr bool kItemsAsLaid = false;  // (step 13) the items kept in the order read from the stage (ItemsAsLaid)
+  static constexpr bool kClusterPairs = false;  // (the sweep) two blocks of a cluster share a status word per pair of tiles (ClusterPairsOf)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
 using BulkLoads = Design<0, false>;          // step 2
@@ -422,6 +423,32 @@ struct ItemsAsLaidOf : Base {
   static_assert(Base::kWarpPrefixSlots > 0 && !Base::kScanWhenLanded, "step 12's reduce, and its scan a lag later");
   static constexpr bool kItemsAsLaid = true;
 };
+// The sweep: blocks in clusters of two, on two SMs of one GPC, and a status word per pair of
+// tiles. Tiles are dealt round-robin as before, so the cluster's two blocks (ranks 0 and 1, grid
+// blocks 2c and 2c + 1) take tiles 2p and 2p + 1 of every round: pair p. The two hand each other
+// their aggregates through distributed shared memory, rank 1 publishes the pair's aggregate, and
+// a look-back warp of rank 0 resolves the pair's prefix and writes rank 1's (look_back_pairs).
+// As with step 10's 32 KiB tiles, half the look-backs for the same bytes, but with no larger
+// tile to land: a round of tiles is half as many words, so a look-back's nearest P should be
+// about half as many windows back. It is (1.5 windows a look-back instead of 2.5 on the H200 at
+// 2^26), but a pair's aggregate waits for the later of two SMs, the look-backs find windows
+// still waiting twice as often, and the scan is 3% slower there (experiments.md: pairs of SMs).
+template <typename Base>
+struct ClusterPairsOf : Base {
+  static_assert(Base::kLookBackWarp && Base::kWarpPrefixSlots > 0 && !Base::kScanWhenLanded && Base::kTilesPerLookBack == 1 &&
+                    !Base::kTicketedTiles && Base::kTicketTailRounds == 0 && !Base::kChunkedTiles && Base::kOwnTileRounds == 0 &&
+                    !Base::kDrainLooksBack && !Base::kPrefixWarp && Base::kScanBuffers == 0,
+                "step 12's scan, look-back warps, tiles dealt round-robin to the end");
+  static constexpr bool kClusterPairs = true;
+};
+// What the two ranks hand each other (ClusterPairsOf), per stage: the other rank's aggregate of
+// the stage's tile, and the barrier its bytes land on (look_back_pairs).
+template <typename T>
+struct PairControl {
+  Mbarrier partner_reduced[kMaxWarpPrefixStages];
+  T partner_aggregate[kMaxWarpPrefixStages];
+};
+
 // The sweep: a look again at a window that was not ready re-reads only the lanes still in X
 // (chapter 09's kRepollWaitingOnly): fewer requests to the L2's hottest lines. Optionally the
 // look-backs also sleep before their first look, or between looks (each answer then later).
@@ -1228,6 +1255,79 @@ __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_coun
   }
 }
 
+// The look-back warps of a cluster (ClusterPairsOf), for the pair of tiles that a stage and the
+// same stage of the other rank hold. Values cross the cluster by st.async, which counts its bytes
+// on the receiver's barrier as a bulk copy does: no fence at the scope of the cluster on either
+// side. Per stage, in order:
+//   rank 0's compute warps   reduce, write their aggregate into rank 1
+//   rank 1's look-back warp 0  once its own tile is reduced and rank 0's aggregate is in:
+//                            publishes the pair's aggregate, writes its own into rank 0
+//   rank 0's look-back warps   (positions w, w + W, ...) once rank 1's aggregate is in: resolve
+//                            the pair's prefix, write rank 1's into its Control (the bytes
+//                            complete rank 1's `resolved`, which its compute warps wait on)
+// Each value is written only after the one before it on the same barrier was waited for, so no
+// barrier is ever a phase ahead. Rank 1's warp 1 has nothing to do. The last tile of an odd count
+// has no partner: its pair is its own, published by rank 0.
+// (Handovers that released and acquired at the cluster's scope, from the compute warps, made
+// every tile about 1 us slower; a pair's aggregate published by rank 0's look-back warps, behind
+// the look-back before, came too late for the other pairs' look-backs.)
+template <typename T, typename Op, typename Design>
+__device__ void look_back_pairs(const StatusOf<T, Design>& status, unsigned long long tiles, int stage_count, int which,
+                                ControlOf<T, Design>& control, PairControl<T>& pair, Trace* trace, const sg::Watchdog& dog) {
+  const Op op{};
+  const bool lane0 = ch03::lane_id() == 0;
+  if (cluster_rank() == 1) {
+    if (which != 0) return;
+    PairControl<T>& pair0 = *in_cluster_block(&pair, 0);
+    for (RingPosition at;; at.advance(stage_count)) {
+      const int s = at.stage;
+      wait_phase(&control.reduced[s], at.parity, dog, 0);
+      const unsigned long long tile = control.tile_of[s];
+      if (tile == kNoTile) break;
+      if (lane0) arrive_expect_bytes(&pair.partner_reduced[s], sizeof(T));
+      wait_phase(&pair.partner_reduced[s], at.parity, dog, tile - 1);  // rank 0's aggregate
+      if (lane0) {
+        const T own = control.aggregate[s];
+        status.publish(tile / 2, tile < 2 ? ch09::kInclusive : ch09::kAggregate, op(pair.partner_aggregate[s], own));
+        store_to_cluster_block(&pair0.partner_aggregate[s], own, &pair0.partner_reduced[s]);
+      }
+    }
+    return;
+  }
+  ControlOf<T, Design>& rank1 = *in_cluster_block(&control, 1);
+  unsigned long long lookbacks = 0, busy_ns = 0;
+  ch09::LookCounts counts;
+  RingPosition at;
+  for (int w = 0; w < which; ++w) at.advance(stage_count);
+  for (;; [&] { for (int w = 0; w < Design::kLookBackWarps; ++w) at.advance(stage_count); }()) {
+    const int s = at.stage;
+    wait_phase(&control.reduced[s], at.parity, dog, 0);
+    const unsigned long long tile = control.tile_of[s];
+    if (tile == kNoTile) break;
+    const T own = control.aggregate[s];
+    const unsigned long long pair_tile = tile / 2;
+    const bool has_partner = tile + 1 < tiles;
+    T pair_total = own;
+    if (has_partner) {
+      if (lane0) arrive_expect_bytes(&pair.partner_reduced[s], sizeof(T));
+      wait_phase(&pair.partner_reduced[s], at.parity, dog, tile + 1);  // rank 1's aggregate (the pair's is published)
+      pair_total = op(own, pair.partner_aggregate[s]);
+    } else if (lane0) {
+      status.publish(pair_tile, pair_tile == 0 ? ch09::kInclusive : ch09::kAggregate, own);
+    }
+    const unsigned long long start = Design::kTrace ? sg::global_time_ns() : 0;
+    T prefix = Op::template identity<T>();
+    if (pair_tile != 0) prefix = Design::LookBack::resolve(status, pair_tile, pair_total, op, dog, true, Design::kTrace ? &counts : nullptr);
+    if constexpr (Design::kTrace) busy_ns += sg::global_time_ns() - start, lookbacks += pair_tile != 0;
+    if (lane0) {
+      control.prefix[s] = prefix;
+      arrive(&control.resolved[s]);
+      if (has_partner) store_to_cluster_block(&rank1.prefix[s], op(prefix, own), &rank1.resolved[s]);
+    }
+  }
+  if (Design::kTrace) add_lookback_trace(trace, lookbacks, counts, busy_ns);
+}
+
 // The sweep's status word per run: a look-back per run of K tiles. Warp w takes runs w, w + W, w + 2W, ... of the block,
 // each K consecutive ring positions: it waits until the run's tiles are reduced (the compute
 // warps have published the run's aggregate by then), resolves the run's prefix from the other
@@ -1712,7 +1812,7 @@ __device__ void store_the_lag_together(T* __restrict__ out, const Layout& layout
 
 template <typename T, typename Op, bool kExclusive, typename Design>
 __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, int stage_count, int lag, ControlOf<T, Design>& control,
-                        const StatusOf<T, Design>& status, Trace* trace, const sg::Watchdog& dog) {
+                        const StatusOf<T, Design>& status, Trace* trace, const sg::Watchdog& dog, PairControl<T>* pair = nullptr) {
   using Scan = typename ControlOf<T, Design>::Scan;
   using LookBack = typename Design::LookBack;
   using Laid = ItemsAsLaid<T, kItems<T>>;  // (ItemsAsLaidOf)
@@ -1859,15 +1959,26 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         else total = Scan::reduce(items, op, storage, warp_before);
       }
       if (threadIdx.x == 0) {
+        control.aggregate[s] = total;
         if constexpr (Design::kRunStatus) {
           // a status word per run: the run's aggregate, published once its last tile is reduced
           constexpr int K = Design::kTilesPerLookBack;
           run_total = tile % K == 0 ? total : op(run_total, total);
           if (tile % K == K - 1 || tile + 1 == layout.tiles) status.publish(tile / K, tile < K ? ch09::kInclusive : ch09::kAggregate, run_total);
+        } else if constexpr (Design::kClusterPairs) {
+          // the pair's aggregate is published by rank 1's look-back warp 0, which needs this
+          // aggregate of rank 0's; rank 1 announces the bytes of the prefix rank 0 will write
+          if (cluster_rank() == 0) {
+            if (tile + 1 < layout.tiles) {
+              PairControl<T>& pair1 = *in_cluster_block(pair, 1);
+              store_to_cluster_block(&pair1.partner_aggregate[s], total, &pair1.partner_reduced[s]);
+            }
+          } else {
+            arrive_expect_bytes(&control.resolved[s], sizeof(T));
+          }
         } else {
           status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
         }
-        control.aggregate[s] = total;
         if constexpr (Design::kOwnTileRounds > 0) {
           // the look-back stops at the block's previous tile if that is in its one look, in the last rounds
           const bool in_one_look = LookBackToOwnTile<Design::kOwnTileSlabs>::in_one_look(tile, own_previous);
@@ -2066,25 +2177,41 @@ __global__ void __launch_bounds__(Design::kBlockThreads, Design::kBlocksPerSm)
     __shared__ LagRing ring;
     run_with_lag_in_l2<T, Op, kExclusive, Design>(in, out, layout, stages, stage_count, lag, control, ring, status, ticket, trace, dog);
   } else {
+    PairControl<T>* pair = nullptr;  // (ClusterPairsOf)
+    if constexpr (Design::kClusterPairs) {
+      __shared__ PairControl<T> pair_control;
+      pair = &pair_control;
+    }
     if (threadIdx.x == 0) {
       for (int s = 0; s < stage_count; ++s) {
         init_mbarrier(&control.full[s], Design::kFullArrivals);
         init_mbarrier(&control.empty[s], kStageFreers<Design>);
         init_mbarrier(&control.reduced[s], 1);
         init_mbarrier(&control.resolved[s], 1);
+        if constexpr (Design::kClusterPairs) {
+          init_mbarrier(&pair->partner_reduced[s], 1);
+        }
       }
       if constexpr (Design::kDrainToOwnTiles) init_mbarrier(&control.lag_resolved, 1);
       fence_mbarrier_init();
     }
-    __syncthreads();  // the last block-wide barrier: from here on each warp keeps to its role
+    // the last block-wide barrier: from here on each warp keeps to its role (with pairs, the
+    // cluster's: the other block's barriers are set up before anyone arrives on them)
+    if constexpr (Design::kClusterPairs) cluster_sync();
+    else __syncthreads();
     const int warp = static_cast<int>(threadIdx.x) / 32;
-    if (warp < Design::kComputeWarps) compute<T, Op, kExclusive, Design>(out, layout, stages, stage_count, lag, control, status, trace, dog);
+    if (warp < Design::kComputeWarps) compute<T, Op, kExclusive, Design>(out, layout, stages, stage_count, lag, control, status, trace, dog, pair);
     else if (warp == Design::kComputeWarps) produce<T, Op, Design>(in, layout, stages, stage_count, control, ticket, dog);
     else if constexpr (Design::kRunStatus) look_back_runs<T, Op, Design>(status, stage_count, warp - Design::kComputeWarps - 1, control, trace, dog);
+    else if constexpr (Design::kClusterPairs) {
+      look_back_pairs<T, Op, Design>(status, layout.tiles, stage_count, warp - Design::kComputeWarps - 1, control, *pair, trace, dog);
+    }
     else if (Design::kPrefixWarp && warp > Design::kComputeWarps + Design::kLookBackWarps) {
       if constexpr (Design::kPrefixWarp)
         if (blockIdx.x == 0) prefix_warp<T, Op, Design>(status, layout.tiles, trace, dog);  // the other blocks' prefix warps have nothing to do
     } else if (Design::kLookBackWarp) look_back_warp<T, Op, Design>(status, stage_count, warp - Design::kComputeWarps - 1, control, control.tile_of, trace, dog);
+    // (pairs) neither block leaves while the other may still write into its shared memory
+    if constexpr (Design::kClusterPairs) cluster_sync();
   }
 #else
   (void)in, (void)out, (void)layout, (void)stage_count, (void)lag, (void)status, (void)ticket, (void)trace, (void)dog;
@@ -2178,6 +2305,22 @@ struct Launch {
   unsigned resident_blocks;
 };
 
+// (ClusterPairsOf) a launch in clusters of two blocks; `attribute` holds the cluster's shape.
+inline cudaLaunchConfig_t pair_launch_config(unsigned grid, int threads, std::size_t shared_bytes, cudaStream_t stream, cudaLaunchAttribute& attribute) {
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = 2;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
 // lag_in_stages: false for the sweep's lag in the L2, whose lag holds no stages.
 template <typename T, typename Design, typename Kernel>
 Launch plan_launch(Kernel kernel, Geometry (*geometry_of)(const DeviceLimits&), bool lag_in_stages = true) {
@@ -2206,6 +2349,15 @@ Launch plan_launch(Kernel kernel, Geometry (*geometry_of)(const DeviceLimits&), 
   if (fits < launch.geometry.blocks_per_sm)
     throw std::invalid_argument("chapter 12: " + std::to_string(launch.geometry.blocks_per_sm) + " blocks per SM of " +
                                 std::to_string(launch.geometry.stages) + " stages do not fit on this GPU (" + std::to_string(fits) + " do)");
+  if constexpr (Design::kClusterPairs) {
+    // a cluster's two blocks run on two SMs of one GPC: how many pairs the GPU holds at once
+    cudaLaunchAttribute pair_attribute{};
+    const cudaLaunchConfig_t config = pair_launch_config(2u * limits.sm_count, threads, launch.geometry.stages * kTileBytes<Design>, nullptr, pair_attribute);
+    int clusters = 0;
+    SG_CUDA(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+    if (clusters < 1) throw std::invalid_argument("chapter 12: no cluster of two blocks of " + std::to_string(launch.geometry.stages) + " stages fits on this GPU");
+    launch.resident_blocks = std::min(launch.resident_blocks, 2u * static_cast<unsigned>(clusters));
+  }
   return launch;
 }
 
@@ -2254,9 +2406,19 @@ void launch_warp_specialized(const T* in, T* out, std::size_t n, cudaStream_t st
   const unsigned grid = persistent_grid(runs, launch.resident_blocks);
   // the tickets: every run (tiles by ticket), or the tail's tiles, numbered from the first one not dealt
   const unsigned long long tickets = Design::kTicketTailRounds > 0 ? layout.tiles - dealt_tiles(layout.tiles, grid, Design::kTicketTailRounds) : runs;
-  kernel<<<grid, Design::kBlockThreads, launch.geometry.stages * kTileBytes<Design>, stream>>>(in, out, layout, launch.geometry.stages,
-                                                                             launch.geometry.lag, status, PersistentTicket{lease.ticket, tickets}, trace,
-                                                                             sg::watchdog());
+  const std::size_t shared_bytes = launch.geometry.stages * kTileBytes<Design>;
+  if constexpr (Design::kClusterPairs) {
+    // whole clusters: a pair of blocks per pair of tiles, up to the pairs resident at once (or the limit's)
+    unsigned pairs = persistent_grid((layout.tiles + 1) / 2, launch.resident_blocks / 2);
+    if (grid_limit() > 0) pairs = std::max(1u, std::min(pairs, grid_limit() / 2));
+    cudaLaunchAttribute pair_attribute{};
+    const cudaLaunchConfig_t config = pair_launch_config(2 * pairs, Design::kBlockThreads, shared_bytes, stream, pair_attribute);
+    SG_CUDA(cudaLaunchKernelEx(&config, kernel, in, out, layout, launch.geometry.stages, launch.geometry.lag, status,
+                               PersistentTicket{lease.ticket, tickets}, trace, sg::watchdog()));
+  } else {
+    kernel<<<grid, Design::kBlockThreads, shared_bytes, stream>>>(in, out, layout, launch.geometry.stages, launch.geometry.lag, status,
+                                                                  PersistentTicket{lease.ticket, tickets}, trace, sg::watchdog());
+  }
   SG_CHECK_LAUNCH();
 }
 
@@ -2394,6 +2556,10 @@ struct WindowTotalsOf : Base {
   using LookBack = ch09::WarpLookBack<0, Base::kPollDelayNs, Base::kLookBackTilesPerLane, 0, false, true>;
 };
 using WholeSmItemsAsLaidWindowTotals = WindowTotalsOf<WholeSmItemsAsLaid>;
+// (the sweep) step 13's one-block-per-SM kernel with its tiles dealt round-robin to the end (no
+// tail by ticket), and the same in clusters of two blocks with a status word per pair of tiles
+using WholeSmItemsAsLaidDealt = ItemsAsLaidOf<WarpPrefixesFromTheReduce<WholeSm<SectorStatus>>>;
+using WholeSmItemsAsLaidClusterPairs = ClusterPairsOf<WholeSmItemsAsLaidDealt>;
 using WholeSmItemsAsLaidWarpStoresWindowTotals = WindowTotalsOf<WholeSmItemsAsLaidWarpStores>;
 
 // Step 14: the stores by the size. Step 13's one-block-per-SM kernel with each compute warp
