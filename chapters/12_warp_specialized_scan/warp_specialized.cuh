@@ -1267,7 +1267,10 @@ __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_coun
 //                            complete rank 1's `resolved`, which its compute warps wait on)
 // Each value is written only after the one before it on the same barrier was waited for, so no
 // barrier is ever a phase ahead. Rank 1's warp 1 has nothing to do. The last tile of an odd count
-// has no partner: its pair is its own, published by rank 0.
+// has no partner: its pair is its own, published by rank 0. Rank 1 publishes the pair's A before
+// it hands its aggregate over, and rank 0 publishes the pair's P only after it has that; st.async
+// does not order the first store before the second, but should they reach the L2 the other way
+// round, the word reads A again: a true aggregate, which a look-back only walks past.
 // (Handovers that released and acquired at the cluster's scope, from the compute warps, made
 // every tile about 1 us slower; a pair's aggregate published by rank 0's look-back warps, behind
 // the look-back before, came too late for the other pairs' look-backs.)
