@@ -91,6 +91,7 @@ __device__ __forceinline__ void store_to_cluster_block(U* remote, U value, Mbarr
   cuda::ptx::st_async(remote, value, remote_barrier);
 }
 __device__ __forceinline__ void cluster_sync() { cooperative_groups::this_cluster().sync(); }
+
 // Has the phase of parity `parity` completed? (A look that does not wait: main.cu --trace.)
 __device__ __forceinline__ bool phase_complete(Mbarrier* barrier, unsigned parity) {
   return cuda::ptx::mbarrier_test_wait_parity(barrier, parity);

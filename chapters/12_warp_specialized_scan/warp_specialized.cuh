@@ -2559,11 +2559,11 @@ struct WindowTotalsOf : Base {
   using LookBack = ch09::WarpLookBack<0, Base::kPollDelayNs, Base::kLookBackTilesPerLane, 0, false, true>;
 };
 using WholeSmItemsAsLaidWindowTotals = WindowTotalsOf<WholeSmItemsAsLaid>;
+using WholeSmItemsAsLaidWarpStoresWindowTotals = WindowTotalsOf<WholeSmItemsAsLaidWarpStores>;
 // (the sweep) step 13's one-block-per-SM kernel with its tiles dealt round-robin to the end (no
 // tail by ticket), and the same in clusters of two blocks with a status word per pair of tiles
 using WholeSmItemsAsLaidDealt = ItemsAsLaidOf<WarpPrefixesFromTheReduce<WholeSm<SectorStatus>>>;
 using WholeSmItemsAsLaidClusterPairs = ClusterPairsOf<WholeSmItemsAsLaidDealt>;
-using WholeSmItemsAsLaidWarpStoresWindowTotals = WindowTotalsOf<WholeSmItemsAsLaidWarpStores>;
 
 // Step 14: the stores by the size. Step 13's one-block-per-SM kernel with each compute warp
 // bulk-storing its own part of a tile (WarpStores: no barrier of the block before a store) is
