@@ -57,6 +57,11 @@ __device__ __forceinline__ void arrive(Mbarrier* barrier) { cuda::ptx::mbarrier_
 __device__ __forceinline__ void arrive_expect_bytes(Mbarrier* barrier, unsigned bytes) {
   cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, barrier, bytes);
 }
+// The same announcement without arriving: the thread arrives later, once its own stores into
+// the stage are done (the producer's ends of a tile).
+__device__ __forceinline__ void expect_bytes(Mbarrier* barrier, unsigned bytes) {
+  cuda::ptx::mbarrier_expect_tx(cuda::ptx::sem_relaxed, cuda::ptx::scope_cta, cuda::ptx::space_shared, barrier, bytes);
+}
 
 // Waits until the phase of parity `parity` has completed (acquire: what the arriving threads
 // wrote before arriving, and the bytes the copies delivered, are visible after it). Bounded:

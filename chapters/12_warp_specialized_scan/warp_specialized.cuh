@@ -1040,13 +1040,32 @@ struct RingPosition {
 // ---- the producer warp ------------------------------------------------------------------------
 // The positions of a tile outside its aligned middle, which the bulk copy does not bring: a few
 // elements at the array's two ends, the identity outside the array (first and last tile only).
-// The warp's lanes, with ordinary loads and stores.
+// The warp's lanes, with ordinary loads and stores:
+//   the partial vectors  fewer than 16 bytes at each end: lanes [0, V) the head's, [V, 2V) the
+//                        tail's. Their loads are issued first and stored last, so that no lane
+//                        waits for a round trip to DRAM before the fill below.
+//   past the array's end the rest of the last tile, 16 bytes of the identity a store: up to a
+//                        whole 32 KiB tile in 64 stores a lane, not 256 (one element each).
 template <typename T, typename Op, typename Design>
 __device__ __forceinline__ void fill_tile_ends(const T* aligned_in, TileSpan span, T* stage, int lane) {
-  for (std::size_t p = span.first + lane; p < span.core_lo; p += 32)
-    stage[p - span.first] = p >= span.lo && p < span.hi ? aligned_in[p] : Op::template identity<T>();
-  for (std::size_t p = span.core_hi + lane; p < span.first + kTileItems<T, Design>; p += 32)
-    stage[p - span.first] = p < span.hi ? aligned_in[p] : Op::template identity<T>();
+  constexpr int V = static_cast<int>(kVector<T>);
+  const std::size_t end = span.first + kTileItems<T, Design>;
+  const bool head = lane < V;
+  const std::size_t p = head ? span.first + lane : span.core_hi + (lane - V);
+  const bool mine = lane < 2 * V && (head ? p < span.core_lo : p < end);
+  T value = Op::template identity<T>();
+  if (mine && p >= span.lo && p < span.hi) value = aligned_in[p];
+  if (span.core_hi < end) {
+    union {
+      T items[V];
+      uint4 vector;
+    } identity;
+#pragma unroll
+    for (int i = 0; i < V; ++i) identity.items[i] = Op::template identity<T>();
+    for (std::size_t q = span.core_hi + V + static_cast<std::size_t>(lane) * V; q < end; q += 32 * V)
+      *reinterpret_cast<uint4*>(stage + (q - span.first)) = identity.vector;
+  }
+  if (mine) stage[p - span.first] = value;
 }
 
 template <typename T, typename Op, typename Design>
@@ -1103,7 +1122,10 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
     }
     T* stage = stages + static_cast<std::size_t>(s) * kTileItems<T, Design>;
     const TileSpan span = tile_span<T, Design>(layout, tile);
-    fill_tile_ends<T, Op, Design>(aligned_in, span, stage, lane);
+    // The tile's aligned middle is asked for first and its ends filled after, while the copy
+    // flies: an end is an ordinary load, a round trip to DRAM that held back the whole tile's copy
+    // when it came first. (The first and last tile only, when the array does not start or end on
+    // a 16-byte boundary; README: unaligned arrays.)
     if constexpr (Design::kThreadLoads) {
       if (lane == 0) {
         control.tile_of[s] = tile;
@@ -1111,16 +1133,16 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
       }
       for (std::size_t p = span.core_lo + lane * kVector<T>; p < span.core_hi; p += 32 * kVector<T>)
         copy_16_bytes_async(stage + (p - span.first), aligned_in + p);
+      fill_tile_ends<T, Op, Design>(aligned_in, span, stage, lane);
       arrive(&control.full[s]);  // my ordinary stores above
       arrive_when_copies_land(&control.full[s]);
       continue;
     }
-    fence_shared_for_bulk_copies();  // these stores before a later round's bulk copy into the same stage
     if (lane == 0) {
       control.tile_of[s] = tile;
       if constexpr (Design::kTrace) control.issued_ns[s] = sg::global_time_ns();
       const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
-      arrive_expect_bytes(&control.full[s], bytes);
+      expect_bytes(&control.full[s], bytes);  // before the copy can deliver any of them
       if constexpr (Design::kL2Hints) {  // (the lag in the L2) keep the tile for its reread
         if (bytes > 0) bulk_load(stage + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &control.full[s], l2_evict_last_policy());
       } else {
@@ -1148,9 +1170,10 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
           }
         }
       }
-    } else {
-      arrive(&control.full[s]);
     }
+    fill_tile_ends<T, Op, Design>(aligned_in, span, stage, lane);
+    fence_shared_for_bulk_copies();  // these stores before a later round's bulk copy into the same stage
+    arrive(&control.full[s]);        // every lane, once its part of the ends is stored
     if constexpr (kTicketAhead || kTail) drawn_ahead = __shfl_sync(ch03::kFullWarp, drawn_ahead, 0);
   }
 }
@@ -2117,19 +2140,18 @@ __device__ void reread_lagging_tiles(const T* __restrict__ in, const Layout& lay
     if (buffer_at.round > 0) wait_phase(&ring.reread_empty[b], buffer_at.parity ^ 1u, dog, tile);  // its last store has read it
     T* buffer = buffers + static_cast<std::size_t>(b) * kTileItems<T, Design>;
     const TileSpan span = tile_span<T, Design>(layout, tile);
-    fill_tile_ends<T, Op, Design>(aligned_in, span, buffer, lane);
-    fence_shared_for_bulk_copies();  // these stores before a later round's bulk copy into the same buffer
-    if (lane == 0) {
+    if (lane == 0) {  // the middle first, then the ends, as the producer does
       const unsigned bytes = static_cast<unsigned>((span.core_hi - span.core_lo) * sizeof(T));
-      arrive_expect_bytes(&ring.reread_full[b], bytes);
+      expect_bytes(&ring.reread_full[b], bytes);
       if constexpr (Design::kL2Hints) {  // the tile's last use: its lines may go first
         if (bytes > 0) bulk_load(buffer + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &ring.reread_full[b], l2_evict_first_policy());
       } else {
         if (bytes > 0) bulk_load(buffer + (span.core_lo - span.first), aligned_in + span.core_lo, bytes, &ring.reread_full[b]);
       }
-    } else {
-      arrive(&ring.reread_full[b]);
     }
+    fill_tile_ends<T, Op, Design>(aligned_in, span, buffer, lane);
+    fence_shared_for_bulk_copies();  // these stores before a later round's bulk copy into the same buffer
+    arrive(&ring.reread_full[b]);
   }
 }
 
