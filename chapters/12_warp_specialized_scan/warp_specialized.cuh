@@ -79,10 +79,10 @@
 // Layout. Bulk copies need 16-byte aligned addresses, and 16-byte multiples. Tiles are cut from
 // the 16-byte boundary at or below `in`: element i sits at position i + shift of a "virtual"
 // array that starts aligned, tile t covers virtual positions [t * kTile, (t + 1) * kTile), and
-// every tile but the first and the last is one aligned run. The producer bulk-copies the
-// aligned middle of each tile and loads the few elements before the first and after the last
-// 16-byte boundary (fewer than 16 bytes each) one by one, filling positions outside the array
-// with the operator's identity. Stores do the same when `out` has the alignment of `in` (then
+// every tile but the first and the last is one aligned run. The producer asks for the aligned
+// middle of each tile with a bulk copy first, then loads the few elements before the first and
+// after the last 16-byte boundary (fewer than 16 bytes each) one by one, and fills positions
+// outside the array with the operator's identity. Stores do the same when `out` has the alignment of `in` (then
 // the same run is aligned in both), and use ordinary stores for every element otherwise.
 //
 // Model: reads n + writes n, plus a status word per tile -> 1.0x copy; work ~3n operator
@@ -1045,7 +1045,7 @@ struct RingPosition {
 //                        tail's. Their loads are issued first and stored last, so that no lane
 //                        waits for a round trip to DRAM before the fill below.
 //   past the array's end the rest of the last tile, 16 bytes of the identity a store: up to a
-//                        whole 32 KiB tile in 64 stores a lane, not 256 (one element each).
+//                        whole 32 KiB tile in 64 stores a lane (for int32, not 256 of one element).
 template <typename T, typename Op, typename Design>
 __device__ __forceinline__ void fill_tile_ends(const T* aligned_in, TileSpan span, T* stage, int lane) {
   constexpr int V = static_cast<int>(kVector<T>);
@@ -1059,11 +1059,11 @@ __device__ __forceinline__ void fill_tile_ends(const T* aligned_in, TileSpan spa
     union {
       T items[V];
       uint4 vector;
-    } identity;
+    } identities;
 #pragma unroll
-    for (int i = 0; i < V; ++i) identity.items[i] = Op::template identity<T>();
+    for (int i = 0; i < V; ++i) identities.items[i] = Op::template identity<T>();
     for (std::size_t q = span.core_hi + V + static_cast<std::size_t>(lane) * V; q < end; q += 32 * V)
-      *reinterpret_cast<uint4*>(stage + (q - span.first)) = identity.vector;
+      *reinterpret_cast<uint4*>(stage + (q - span.first)) = identities.vector;
   }
   if (mine) stage[p - span.first] = value;
 }
