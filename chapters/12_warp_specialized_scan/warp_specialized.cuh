@@ -82,8 +82,9 @@
 // every tile but the first and the last is one aligned run. The producer asks for the aligned
 // middle of each tile with a bulk copy first, then loads the few elements before the first and
 // after the last 16-byte boundary (fewer than 16 bytes each) one by one, and fills positions
-// outside the array with the operator's identity. Stores do the same when `out` has the alignment of `in` (then
-// the same run is aligned in both), and use ordinary stores for every element otherwise.
+// outside the array with the operator's identity. Stores do the same when `out` has the
+// alignment of `in` (then the same run is aligned in both), and use ordinary stores for every
+// element otherwise.
 //
 // Model: reads n + writes n, plus a status word per tile -> 1.0x copy; work ~3n operator
 // applications (reduce, then scan: reduce and rescan); no chain between tiles.
