@@ -2590,12 +2590,13 @@ using WholeSmItemsAsLaidClusterPairs = ClusterPairsOf<WholeSmItemsAsLaidDealt>;
 
 // Step 14: the stores by the size. Step 13's one-block-per-SM kernel with each compute warp
 // bulk-storing its own part of a tile (WarpStores: no barrier of the block before a store) is
-// faster than step 9's kernel from about 6 rounds of 32 KiB tiles per SM up, and than step 13's
-// own kernel up to about 48 rounds; above that, one bulk store per tile is as fast or faster (on
-// the H200, 16 stores of 2 KiB a tile cost about 0.5% from 300M elements up). So three shapes:
-// step 9's kernel below kWarpStoresRounds (6.5M int32 on 132 SMs), the warp stores up to
-// kTileStoresRounds (51.9M), step 13's kernel above (README: step 14).
-inline constexpr std::size_t kWarpStoresRounds = 6;
+// faster than step 9's kernel from about 2 rounds of 32 KiB tiles per SM up (once a partial last
+// tile no longer costs it a slow start: fill_tile_ends), and than step 13's own kernel up to about
+// 48 rounds; above that, one bulk store per tile is as fast or faster (on the H200, 16 stores of
+// 2 KiB a tile cost about 0.5% from 300M elements up). So three shapes: step 9's kernel below
+// kWarpStoresRounds (2.2M int32 on 132 SMs), the warp stores up to kTileStoresRounds (51.9M),
+// step 13's kernel above (README: step 14).
+inline constexpr std::size_t kWarpStoresRounds = 2;
 inline constexpr std::size_t kTileStoresRounds = 48;
 template <typename T, typename Op, bool kExclusive>
 void stores_by_size_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
