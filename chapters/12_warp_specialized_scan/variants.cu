@@ -115,7 +115,7 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       // step 13's one-block-per-SM kernel at every size (step 13 runs it from 12 rounds up)
       {"diagnostic/12_one_block_per_SM/items_as_laid/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid, whole_sm_geometry<T>>, inclusive, model},
       {"diagnostic/12_one_block_per_SM/items_as_laid/exclusive", warp_specialized_scan<T, Op, true, WholeSmItemsAsLaid, whole_sm_geometry<T>>, exclusive, model},
-      // step 14's middle shape at every size (step 14 runs it from 6 to 48 rounds of tiles per SM):
+      // step 14's middle shape at every size (step 14 runs it from 2 to 48 rounds of tiles per SM):
       // step 13's one-block-per-SM kernel with each warp storing its own part of a tile
       {"diagnostic/14_one_block_per_SM/warp_stores/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWarpStores, whole_sm_geometry<T>>, inclusive, model},
       {"diagnostic/14_one_block_per_SM/warp_stores/exclusive", warp_specialized_scan<T, Op, true, WholeSmItemsAsLaidWarpStores, whole_sm_geometry<T>>, exclusive, model},
