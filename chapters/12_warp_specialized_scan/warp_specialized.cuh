@@ -1125,8 +1125,8 @@ __device__ void produce(const T* __restrict__ in, const Layout& layout, T* stage
     const TileSpan span = tile_span<T, Design>(layout, tile);
     // The tile's aligned middle is asked for first and its ends filled after, while the copy
     // flies: an end is an ordinary load, a round trip to DRAM that held back the whole tile's copy
-    // when it came first. (The first and last tile only, when the array does not start or end on
-    // a 16-byte boundary; README: unaligned arrays.)
+    // when it came first. (Only the first and last tile have ends: bytes before and after the
+    // array's 16-byte boundaries, and the rest of a partial last tile; README: unaligned arrays.)
     if constexpr (Design::kThreadLoads) {
       if (lane == 0) {
         control.tile_of[s] = tile;
