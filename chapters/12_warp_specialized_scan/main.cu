@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   sg::Options defaults;
   defaults.sizes = {std::size_t{1} << 16, std::size_t{1} << 22, std::size_t{1} << 26};
   defaults.extra_flags = {
-      {"--trace", "", "after the table, the copy through the stages by ticket, steps 5-10 and the traced diagnostic and sweep rows (those --variant selects) again with their waits timed: look-back round trips, load latency, waits, a timeline of the launch, and (tiles by ticket) the tiles per SM",
+      {"--trace", "", "after the table, the copy through the stages by ticket, steps 5-10 and the traced diagnostic and sweep rows (those --variant selects) again with their waits timed: look-back round trips, load latency, waits, a timeline of the launch, the aggregates' timing (a look-back per tile), and (tiles by ticket) the tiles per SM",
        [&](const std::string&) { trace = true; }},
       {"--grid", "N", "at most N blocks per launch (default: as many as the GPU holds at once): with a few blocks a small array goes round every block's ring, for compute-sanitizer",
        [&](const std::string& value) { ch12::grid_limit() = static_cast<unsigned>(sg::detail::parse_count(value, "--grid", 1)); }},

@@ -24,6 +24,10 @@
 //   timeline       the last launch, per block, in us from the first block's start: its start,
 //                  its first tile landed, its last aggregate published, its end (first, median
 //                  and last block of each), and the launch's median time from CUDA events
+//   aggregates     (a look-back per tile) from the last launch's records of each tile: its load
+//                  to its aggregate, the look-backs that began before the aggregate of the tile
+//                  before was out, and whether those aggregates were late because their tile
+//                  landed late or because their SM's compute warps came to it late
 //   tiles per SM   (tiles by ticket only) each SM's share of the tiles, over 2 x 10 launches
 //                  (alternate launches in each half): the halves' shares agree when the share
 //                  belongs to the SM, not to the launch. A share is what an SM drew while every
@@ -112,6 +116,78 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
                 "", median(end_us), median(waited_us), median(stored_us));
 }
 
+// The aggregates' timing, from the last launch's per-tile records (its first kTracedTiles tiles):
+// how long a tile took from its load to its aggregate, whether the look-back of the tile after it
+// began before that aggregate was out, and, for the aggregates that came late, whether their tile
+// had landed late (the compute warps waited for it) or waited in its stage for the compute warps,
+// and how long those had waited for prefixes in the scans since their ask before. Times in us,
+// medians (p90 in brackets). The timer's step is printed, as the smallest gap between two tiles'
+// stamps; on an H200 the medians fell on multiples of 0.256 us all the same, so differences of a
+// few tenths of a microsecond are at the clock's limit (experiments.md: the aggregates' timing).
+inline void print_aggregates(const Trace& trace, std::size_t tiles) {
+  const std::size_t count = std::min<std::size_t>(tiles, Trace::kTracedTiles);
+  auto us = [](unsigned long long later, unsigned long long earlier) {
+    return (static_cast<double>(later) - static_cast<double>(earlier)) * 1e-3;
+  };
+  auto recorded = [&](std::size_t t) {
+    return trace.tile_issued_ns[t] != 0 && trace.tile_had_ns[t] != 0 && trace.tile_reduced_ns[t] != 0 && trace.tile_looked_ns[t] != 0;
+  };
+  std::vector<double> landed_waited, landed_early, reduce, lookback, late_by, after_late, lookback_on_time, late_issued_to_out,
+      all_issued_to_out, late_scan_waits, all_scan_waits;
+  std::size_t traced = 0, waited = 0, look_backs = 0, late = 0, late_landed_late = 0;
+  std::vector<unsigned long long> stamps;
+  for (std::size_t t = 1; t < count; ++t) {
+    if (!recorded(t)) continue;
+    ++traced;
+    stamps.push_back(trace.tile_had_ns[t]);
+    (trace.tile_waited[t] ? landed_waited : landed_early).push_back(us(trace.tile_had_ns[t], trace.tile_issued_ns[t]));
+    waited += trace.tile_waited[t];
+    reduce.push_back(us(trace.tile_reduced_ns[t], trace.tile_had_ns[t]));
+    all_issued_to_out.push_back(us(trace.tile_reduced_ns[t], trace.tile_issued_ns[t]));
+    all_scan_waits.push_back(static_cast<double>(trace.tile_scan_waits_ns[t]) * 1e-3);
+    const std::size_t j = t - 1;  // the tile before: another SM's
+    if (j == 0 || !recorded(j)) continue;
+    ++look_backs;
+    lookback.push_back(us(trace.tile_resolved_ns[t], trace.tile_looked_ns[t]));
+    if (trace.tile_reduced_ns[j] > trace.tile_looked_ns[t]) {
+      ++late;
+      late_by.push_back(us(trace.tile_reduced_ns[j], trace.tile_looked_ns[t]));
+      after_late.push_back(us(trace.tile_resolved_ns[t], trace.tile_reduced_ns[j]));
+      late_issued_to_out.push_back(us(trace.tile_reduced_ns[j], trace.tile_issued_ns[j]));
+      late_scan_waits.push_back(static_cast<double>(trace.tile_scan_waits_ns[j]) * 1e-3);
+      late_landed_late += trace.tile_waited[j];
+    } else {
+      lookback_on_time.push_back(us(trace.tile_resolved_ns[t], trace.tile_looked_ns[t]));
+    }
+  }
+  if (traced == 0 || look_backs == 0) return;
+  auto at = [](std::vector<double>& v, double q) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
+  };
+  auto pct = [](std::size_t a, std::size_t b) { return b == 0 ? 0.0 : 100.0 * static_cast<double>(a) / static_cast<double>(b); };
+  std::sort(stamps.begin(), stamps.end());
+  unsigned long long step = 0;
+  for (std::size_t i = 1; i < stamps.size(); ++i)
+    if (stamps[i] > stamps[i - 1] && (step == 0 || stamps[i] - stamps[i - 1] < step)) step = stamps[i] - stamps[i - 1];
+  std::printf("%12s the aggregates (tiles 1 to %zu of the last launch; us, median [p90]; the timer's step %llu ns): the compute warps waited "
+              "for %.0f%% of the tiles, which landed %.2f [%.2f] after their load was issued; the others had landed when asked, %.2f [%.2f] "
+              "after it; the reduce, %.2f [%.2f] from the tile to its aggregate\n",
+              "", traced, step, pct(waited, traced), at(landed_waited, 0.5), at(landed_waited, 0.9), at(landed_early, 0.5),
+              at(landed_early, 0.9), at(reduce, 0.5), at(reduce, 0.9));
+  const double late_by_median = at(late_by, 0.5), late_by_p90 = at(late_by, 0.9);
+  std::printf("%12s the look-backs: %.0f%% began before the aggregate of the tile before was out, by %.2f [%.2f], and took %.2f [%.2f] "
+              "after it; the others took %.2f [%.2f]; all, %.2f [%.2f]\n",
+              "", pct(late, look_backs), late_by_median, late_by_p90, at(after_late, 0.5), at(after_late, 0.9), at(lookback_on_time, 0.5),
+              at(lookback_on_time, 0.9), at(lookback, 0.5), at(lookback, 0.9));
+  std::printf("%12s the late aggregates: %.2f [%.2f] from their load's issue to the aggregate, against %.2f [%.2f] for every tile; "
+              "%.0f%% of their tiles landed after the compute warps asked; before the ask, those had waited %.2f [%.2f] for prefixes since "
+              "their ask before (every tile: %.2f [%.2f])\n",
+              "", at(late_issued_to_out, 0.5), at(late_issued_to_out, 0.9), at(all_issued_to_out, 0.5), at(all_issued_to_out, 0.9),
+              pct(late_landed_late, late), at(late_scan_waits, 0.5), at(late_scan_waits, 0.9), at(all_scan_waits, 0.5), at(all_scan_waits, 0.9));
+}
+
 // Tiles by ticket: each SM's share of the tiles (its blocks' tiles over the mean per SM), from
 // kLaunches launches in two halves. A block lands on a different SM at each launch, so every
 // launch is read back on its own.
@@ -185,7 +261,8 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
     SG_CUDA(cudaMemsetAsync(trace.data(), 0, sizeof(Trace), stream));
     constexpr int kRuns = 10;
     const sg::Timing time = sg::time_device(traced, 0, kRuns, stream);
-    const Trace sum = trace.download().front();
+    const std::vector<Trace> downloaded = trace.download();  // (a megabyte: the per-tile records)
+    const Trace& sum = downloaded.front();
     sg::DeviceOracle<T, sg::Sum> oracle(n);
     const sg::Computes computes = D::kCopyOnly ? sg::Computes::Copy : sg::Computes::InclusiveScan;
     const auto check = oracle.compare(out.data(), oracle.expected(computes, in.data(), n, stream), n, stream);
@@ -205,6 +282,8 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
                 block_ns > 0 ? 100.0 * lookback_ns / (block_ns * D::kLookBackWarps) : 0.0, ratio(sum.waited_load_latency_ns, sum.waited_loads),
                 100.0 * sum.waited_loads / (kRuns * tiles), 100.0 * sum.load_wait_ns / compute, 100.0 * sum.prefix_wait_ns / compute);
     print_timeline(sum, time.median_ms);
+    if (D::kLookBackWarp && D::kTilesPerLookBack == 1 && !D::kClusterPairs && D::kScanBuffers == 0 && !D::kCopyOnly)
+      print_aggregates(sum, static_cast<std::size_t>(tiles));
     if (D::kTicketedTiles) print_tiles_per_sm<D, kGeometry>(in.data(), out.data(), n, trace.data(), device.sm_count);
     if (D::kPrefixWarp)
       std::printf("%12s the prefix warp: %.0f tiles per round trip (%llu rounds per launch)\n", "", ratio(sum.prefix_tiles, sum.prefix_rounds),

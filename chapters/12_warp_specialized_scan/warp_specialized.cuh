@@ -812,6 +812,17 @@ struct Trace {
   // and, per block of the last launch, the SM it ran on and how many tiles it took (tiles by
   // ticket: how many each SM drew)
   unsigned sm_of_block[kTimelineBlocks], tiles_of_block[kTimelineBlocks];
+  // The aggregates' timing: per tile of the last traced launch (the first kTracedTiles tiles:
+  // 2^26 int32 in 16 or 32 KiB tiles), when its load was issued, when the compute warps asked
+  // for it and when they had it (when it landed, if they waited: `waited`), how long they had
+  // waited for prefixes since the ask before (the scans between two reduces), when its aggregate
+  // was published, and when its look-back began and its prefix was resolved. A look-back waits
+  // for the aggregates of the tiles before it: these say whether an aggregate came late because
+  // its tile landed late, or because the compute warps of its SM came to it late.
+  static constexpr int kTracedTiles = 16384;
+  unsigned long long tile_issued_ns[kTracedTiles], tile_asked_ns[kTracedTiles], tile_had_ns[kTracedTiles],
+      tile_scan_waits_ns[kTracedTiles], tile_reduced_ns[kTracedTiles], tile_looked_ns[kTracedTiles], tile_resolved_ns[kTracedTiles];
+  bool tile_waited[kTracedTiles];
 };
 
 // Where the array sits in the virtual, aligned tiles (computed by the launcher).
@@ -1262,7 +1273,11 @@ __device__ void look_back_warp(const StatusOf<T, Design>& status, int stage_coun
       } else {
         prefix = Design::LookBack::resolve(status, tile, aggregate, op, dog, true, counted);
       }
-      if constexpr (Design::kTrace) busy_ns += sg::global_time_ns() - start, lookbacks += tile != 0;
+      if constexpr (Design::kTrace) {
+        const unsigned long long end = sg::global_time_ns();
+        busy_ns += end - start, lookbacks += tile != 0;
+        if (ch03::lane_id() == 0 && tile < Trace::kTracedTiles) trace->tile_looked_ns[tile] = start, trace->tile_resolved_ns[tile] = end;
+      }
     } else if (ch03::lane_id() == 0) {
       status.publish(tile, ch09::kInclusive, op(prefix, aggregate));  // the tile before it is this block's
     }
@@ -1730,6 +1745,8 @@ struct ComputeClock {
   bool ending = false;
   unsigned tiles = 0;
   int scans = 0, lap = 0, lag = 0;  // tiles scanned so far; the ring's stages (the start is the first lap of scans); the lag
+  Trace* trace = nullptr;                   // (the aggregates' timing: per tile)
+  unsigned long long prefix_waits_at_ask = 0;  // prefix_wait_ns when the warps last asked for a tile
   __device__ bool starting() const { return scans < lap; }
 };
 
@@ -1779,8 +1796,17 @@ __device__ __forceinline__ void wait_for_tile(ControlOf<T, Design>& control, int
     return;
   }
   const bool landed = phase_complete(&control.full[s], parity);
-  const unsigned long long waited_before = clock.load_wait_ns;
+  const unsigned long long waited_before = clock.load_wait_ns, asked_ns = sg::global_time_ns();
   timed_wait<Design>(clock.load_wait_ns, [&] { wait_phase(&control.full[s], parity, dog, 0); });
+  const unsigned long long tile = control.tile_of[s];
+  if (clock.trace != nullptr && tile < Trace::kTracedTiles) {
+    clock.trace->tile_issued_ns[tile] = control.issued_ns[s];
+    clock.trace->tile_asked_ns[tile] = asked_ns;
+    clock.trace->tile_had_ns[tile] = sg::global_time_ns();
+    clock.trace->tile_waited[tile] = !landed;
+    clock.trace->tile_scan_waits_ns[tile] = clock.prefix_wait_ns - clock.prefix_waits_at_ask;
+  }
+  clock.prefix_waits_at_ask = clock.prefix_wait_ns;
   if (clock.starting()) clock.start_load_wait_ns += clock.load_wait_ns - waited_before;
   if (clock.first_landed_ns == 0) clock.first_landed_ns = sg::global_time_ns();
   clock.tiles += control.tile_of[s] != kNoTile;
@@ -1846,7 +1872,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
   const Op op{};
   StoreState<Design::kStoresInFlight> stores;
   ComputeClock clock;
-  if (Design::kTrace && threadIdx.x == 0) clock.start = sg::global_time_ns();
+  if (Design::kTrace && threadIdx.x == 0) clock.start = sg::global_time_ns(), clock.trace = trace;
   clock.lap = stage_count, clock.lag = lag;
   T items[kItems<T>];
 
@@ -2012,7 +2038,10 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
           control.own_previous_tile[s] = in_last_rounds(tile, Design::kOwnTileRounds, layout) && in_one_look ? own_previous : kNoTile;
           own_previous = tile;
         }
-        if constexpr (Design::kTrace) clock.last_reduced_ns = sg::global_time_ns();
+        if constexpr (Design::kTrace) {
+          clock.last_reduced_ns = sg::global_time_ns();
+          if (tile < Trace::kTracedTiles) trace->tile_reduced_ns[tile] = clock.last_reduced_ns;
+        }
         arrive(&control.reduced[s]);
       }
       if constexpr (Design::kEarlyRelease)
