@@ -27,7 +27,9 @@
 //   aggregates     (a look-back per tile) from the last launch's records of each tile: its load
 //                  to its aggregate, the look-backs that began before the aggregate of the tile
 //                  before was out, and whether those aggregates were late because their tile
-//                  landed late or because their SM's compute warps came to it late
+//                  landed late or because their SM's compute warps came to it late; and what a
+//                  look-back found when it began: how far back the nearest P was, and whether the
+//                  aggregates of its first window were out
 //   tiles per SM   (tiles by ticket only) each SM's share of the tiles, over 2 x 10 launches
 //                  (alternate launches in each half): the halves' shares agree when the share
 //                  belongs to the SM, not to the launch. A share is what an SM drew while every
@@ -58,6 +60,12 @@
 
 namespace ch12 {
 
+// The time from one %globaltimer stamp to a later one, in us. Subtract first: a stamp counts
+// nanoseconds since 1970 (above 2^60), where a double steps by 256 ns.
+inline double us_between(unsigned long long earlier, unsigned long long later) {
+  return static_cast<double>(static_cast<long long>(later - earlier)) * 1e-3;
+}
+
 // The last launch's timeline: per block, its start, its first tile landed, its last aggregate
 // published and its end, in microseconds from the first block's start; the first, median and last
 // block of each. Where a launch's fixed cost goes: starting, filling the ring, draining it. Only
@@ -73,7 +81,7 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
   auto spread = [&](const unsigned long long* ns) {
     std::vector<double> us;
     for (int b : ran)
-      if (ns[b] != 0) us.push_back((static_cast<double>(ns[b]) - static_cast<double>(origin)) * 1e-3);
+      if (ns[b] != 0) us.push_back(us_between(origin, ns[b]));
     if (us.empty()) return std::string("-");  // (the copy through the stages publishes no aggregates)
     std::sort(us.begin(), us.end());
     char text[64];
@@ -97,7 +105,7 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
   std::vector<double> end_us, waited_us, stored_us;
   for (int b : ran)
     if (trace.last_reduced_ns[b] != 0) {
-      end_us.push_back((static_cast<double>(trace.ended_ns[b]) - static_cast<double>(trace.last_reduced_ns[b])) * 1e-3);
+      end_us.push_back(us_between(trace.last_reduced_ns[b], trace.ended_ns[b]));
       waited_us.push_back(static_cast<double>(trace.end_prefix_wait_ns[b]) * 1e-3);
       stored_us.push_back(static_cast<double>(trace.end_store_ns[b]) * 1e-3);
     }
@@ -122,13 +130,10 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
 // had landed late (the compute warps waited for it) or waited in its stage for the compute warps,
 // and how long those had waited for prefixes in the scans since their ask before. Times in us,
 // medians (p90 in brackets). The timer's step is printed, as the smallest gap between two tiles'
-// stamps; on an H200 the medians fell on multiples of 0.256 us all the same, so differences of a
-// few tenths of a microsecond are at the clock's limit (experiments.md: the aggregates' timing).
+// stamps.
 inline void print_aggregates(const Trace& trace, std::size_t tiles) {
   const std::size_t count = std::min<std::size_t>(tiles, Trace::kTracedTiles);
-  auto us = [](unsigned long long later, unsigned long long earlier) {
-    return (static_cast<double>(later) - static_cast<double>(earlier)) * 1e-3;
-  };
+  auto us = [](unsigned long long later, unsigned long long earlier) { return us_between(earlier, later); };
   auto recorded = [&](std::size_t t) {
     return trace.tile_issued_ns[t] != 0 && trace.tile_had_ns[t] != 0 && trace.tile_reduced_ns[t] != 0 && trace.tile_looked_ns[t] != 0;
   };
@@ -186,6 +191,59 @@ inline void print_aggregates(const Trace& trace, std::size_t tiles) {
               "their ask before (every tile: %.2f [%.2f])\n",
               "", at(late_issued_to_out, 0.5), at(late_issued_to_out, 0.9), at(all_issued_to_out, 0.5), at(all_issued_to_out, 0.9),
               pct(late_landed_late, late), at(late_scan_waits, 0.5), at(late_scan_waits, 0.9), at(all_scan_waits, 0.5), at(all_scan_waits, 0.9));
+}
+
+// What a look-back found when it began, from the same records. The P's: the nearest tile before
+// it whose P was out (a P is out when that tile's look-back resolved; tile 0 publishes its P with
+// its aggregate), which its windows of `window` tiles must reach. The A's: when the last
+// aggregate of its first window was published, against the beginning of the look-back. A look
+// that reads an aggregate less than one round trip (ns_per_look) after it was published may find
+// it still in X, and look again; one that began before it was published finds it in X: how many
+// of its first window were, and how far back the last of them was.
+inline void print_look_back_inputs(const Trace& trace, std::size_t tiles, double ns_per_look, int window) {
+  const std::size_t count = std::min<std::size_t>(tiles, Trace::kTracedTiles);
+  auto recorded = [&](std::size_t t) {
+    return trace.tile_reduced_ns[t] != 0 && (t == 0 || (trace.tile_looked_ns[t] != 0 && trace.tile_resolved_ns[t] != 0));
+  };
+  auto p_out = [&](std::size_t t) { return t == 0 ? trace.tile_reduced_ns[0] : trace.tile_resolved_ns[t]; };
+  std::vector<double> front, took[3], last_back;  // took: [last A out more than a round trip before, less, after the look-back began]
+  std::size_t in_class[3] = {0, 0, 0}, look_backs = 0, in_x = 0;
+  for (std::size_t t = static_cast<std::size_t>(window); t < count; ++t) {
+    if (!recorded(t)) continue;
+    const unsigned long long looked = trace.tile_looked_ns[t];
+    unsigned long long last_a = 0;
+    std::size_t last = 0, x = 0;  // the tile whose A came last; the tiles in X when the look-back began
+    bool complete = true;
+    for (std::size_t j = t - static_cast<std::size_t>(window); j < t && complete; ++j) {
+      complete = recorded(j);
+      if (trace.tile_reduced_ns[j] >= last_a) last_a = trace.tile_reduced_ns[j], last = j;
+      x += trace.tile_reduced_ns[j] > looked;
+    }
+    std::size_t j = t;  // the nearest P out: tile j - 1's
+    while (j > 0 && recorded(j - 1) && !(p_out(j - 1) <= looked)) --j;
+    if (!complete || j == 0 || !recorded(j - 1)) continue;
+    ++look_backs;
+    front.push_back(static_cast<double>(t - (j - 1)));
+    const double slack = us_between(last_a, looked) * 1e3;
+    const int c = slack >= ns_per_look ? 0 : slack >= 0 ? 1 : 2;
+    ++in_class[c], in_x += x;
+    if (c == 2) last_back.push_back(static_cast<double>(t - last));
+    took[c].push_back(us_between(looked, trace.tile_resolved_ns[t]));
+  }
+  if (look_backs == 0 || !(ns_per_look > 0)) return;
+  auto at = [](std::vector<double>& v, double q) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
+  };
+  auto pct = [&](std::size_t a) { return 100.0 * static_cast<double>(a) / static_cast<double>(look_backs); };
+  std::printf("%12s what a look-back found when it began (a look's round trip %.0f ns): the nearest P out, %.0f [%.0f] tiles back; the last "
+              "aggregate of its first %d tiles out more than a round trip before for %.0f%% (which took %.2f [%.2f]), less for %.0f%% "
+              "(%.2f [%.2f]), not yet for %.0f%% (%.2f [%.2f]; the last %.0f [%.0f] tiles back; %.1f tiles of the first window in X per "
+              "look-back)\n",
+              "", ns_per_look, at(front, 0.5), at(front, 0.9), window, pct(in_class[0]), at(took[0], 0.5), at(took[0], 0.9), pct(in_class[1]),
+              at(took[1], 0.5), at(took[1], 0.9), pct(in_class[2]), at(took[2], 0.5), at(took[2], 0.9), at(last_back, 0.5), at(last_back, 0.9),
+              static_cast<double>(in_x) / static_cast<double>(look_backs));
 }
 
 // Tiles by ticket: each SM's share of the tiles (its blocks' tiles over the mean per SM), from
@@ -282,8 +340,10 @@ bool print_trace_rows(const char* name, const sg::Options& options, const sg::De
                 block_ns > 0 ? 100.0 * lookback_ns / (block_ns * D::kLookBackWarps) : 0.0, ratio(sum.waited_load_latency_ns, sum.waited_loads),
                 100.0 * sum.waited_loads / (kRuns * tiles), 100.0 * sum.load_wait_ns / compute, 100.0 * sum.prefix_wait_ns / compute);
     print_timeline(sum, time.median_ms);
-    if (D::kLookBackWarp && D::kTilesPerLookBack == 1 && !D::kClusterPairs && D::kScanBuffers == 0 && !D::kCopyOnly)
+    if (D::kLookBackWarp && D::kTilesPerLookBack == 1 && !D::kClusterPairs && D::kScanBuffers == 0 && !D::kCopyOnly) {
       print_aggregates(sum, static_cast<std::size_t>(tiles));
+      print_look_back_inputs(sum, static_cast<std::size_t>(tiles), ratio(sum.lookback_ns, looks), 32 * D::kLookBackTilesPerLane);
+    }
     if (D::kTicketedTiles) print_tiles_per_sm<D, kGeometry>(in.data(), out.data(), n, trace.data(), device.sm_count);
     if (D::kPrefixWarp)
       std::printf("%12s the prefix warp: %.0f tiles per round trip (%llu rounds per launch)\n", "", ratio(sum.prefix_tiles, sum.prefix_rounds),

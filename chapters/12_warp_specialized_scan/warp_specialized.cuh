@@ -1809,9 +1809,9 @@ __device__ __forceinline__ void wait_for_tile(ControlOf<T, Design>& control, int
   clock.prefix_waits_at_ask = clock.prefix_wait_ns;
   if (clock.starting()) clock.start_load_wait_ns += clock.load_wait_ns - waited_before;
   if (clock.first_landed_ns == 0) clock.first_landed_ns = sg::global_time_ns();
-  clock.tiles += control.tile_of[s] != kNoTile;
+  clock.tiles += tile != kNoTile;
   if (clock.tiles == static_cast<unsigned>(clock.lag) + 1 && clock.lag_landed_ns == 0) clock.lag_landed_ns = sg::global_time_ns();
-  if (!landed && control.tile_of[s] != kNoTile) ++clock.waited_loads, clock.waited_load_latency_ns += sg::global_time_ns() - control.issued_ns[s];
+  if (!landed && tile != kNoTile) ++clock.waited_loads, clock.waited_load_latency_ns += sg::global_time_ns() - control.issued_ns[s];
 }
 
 // (FusedEndOf) The block's end: the `tiles` tiles from `at` on, scanned alone when they landed,
