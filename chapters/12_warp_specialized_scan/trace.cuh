@@ -66,6 +66,13 @@ inline double us_between(unsigned long long earlier, unsigned long long later) {
   return static_cast<double>(static_cast<long long>(later - earlier)) * 1e-3;
 }
 
+// The q-quantile of v (0.5: the median; 0 for no values). Sorts v.
+inline double quantile(std::vector<double>& v, double q) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
+}
+
 // The last launch's timeline: per block, its start, its first tile landed, its last aggregate
 // published and its end, in microseconds from the first block's start; the first, median and last
 // block of each. Where a launch's fixed cost goes: starting, filling the ring, draining it. Only
@@ -109,10 +116,7 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
       waited_us.push_back(static_cast<double>(trace.end_prefix_wait_ns[b]) * 1e-3);
       stored_us.push_back(static_cast<double>(trace.end_store_ns[b]) * 1e-3);
     }
-  auto median = [](std::vector<double>& v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
+  auto median = [](std::vector<double>& v) { return quantile(v, 0.5); };
   if (!start_prefix_us.empty())
     std::printf("%12s the start, us (first / median / last block): the lag's last tile landed %s, the first prefix came %s, first store "
                 "issued %s, a lap of tiles scanned %s; until then (median block) %.1f waiting for prefixes, %.1f for loads\n",
@@ -166,11 +170,6 @@ inline void print_aggregates(const Trace& trace, std::size_t tiles) {
     }
   }
   if (traced == 0 || look_backs == 0) return;
-  auto at = [](std::vector<double>& v, double q) {
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
-  };
   auto pct = [](std::size_t a, std::size_t b) { return b == 0 ? 0.0 : 100.0 * static_cast<double>(a) / static_cast<double>(b); };
   std::sort(stamps.begin(), stamps.end());
   unsigned long long step = 0;
@@ -179,18 +178,18 @@ inline void print_aggregates(const Trace& trace, std::size_t tiles) {
   std::printf("%12s the aggregates (tiles 1 to %zu of the last launch; us, median [p90]; the timer's step %llu ns): the compute warps waited "
               "for %.0f%% of the tiles, which landed %.2f [%.2f] after their load was issued; the others had landed when asked, %.2f [%.2f] "
               "after it; the reduce, %.2f [%.2f] from the tile to its aggregate\n",
-              "", traced, step, pct(waited, traced), at(landed_waited, 0.5), at(landed_waited, 0.9), at(landed_early, 0.5),
-              at(landed_early, 0.9), at(reduce, 0.5), at(reduce, 0.9));
-  const double late_by_median = at(late_by, 0.5), late_by_p90 = at(late_by, 0.9);
+              "", traced, step, pct(waited, traced), quantile(landed_waited, 0.5), quantile(landed_waited, 0.9), quantile(landed_early, 0.5),
+              quantile(landed_early, 0.9), quantile(reduce, 0.5), quantile(reduce, 0.9));
+  const double late_by_median = quantile(late_by, 0.5), late_by_p90 = quantile(late_by, 0.9);
   std::printf("%12s the look-backs: %.0f%% began before the aggregate of the tile before was out, by %.2f [%.2f], and took %.2f [%.2f] "
               "after it; the others took %.2f [%.2f]; all, %.2f [%.2f]\n",
-              "", pct(late, look_backs), late_by_median, late_by_p90, at(after_late, 0.5), at(after_late, 0.9), at(lookback_on_time, 0.5),
-              at(lookback_on_time, 0.9), at(lookback, 0.5), at(lookback, 0.9));
+              "", pct(late, look_backs), late_by_median, late_by_p90, quantile(after_late, 0.5), quantile(after_late, 0.9), quantile(lookback_on_time, 0.5),
+              quantile(lookback_on_time, 0.9), quantile(lookback, 0.5), quantile(lookback, 0.9));
   std::printf("%12s the late aggregates: %.2f [%.2f] from their load's issue to the aggregate, against %.2f [%.2f] for every tile; "
               "%.0f%% of their tiles landed after the compute warps asked; before the ask, those had waited %.2f [%.2f] for prefixes since "
               "their ask before (every tile: %.2f [%.2f])\n",
-              "", at(late_issued_to_out, 0.5), at(late_issued_to_out, 0.9), at(all_issued_to_out, 0.5), at(all_issued_to_out, 0.9),
-              pct(late_landed_late, late), at(late_scan_waits, 0.5), at(late_scan_waits, 0.9), at(all_scan_waits, 0.5), at(all_scan_waits, 0.9));
+              "", quantile(late_issued_to_out, 0.5), quantile(late_issued_to_out, 0.9), quantile(all_issued_to_out, 0.5), quantile(all_issued_to_out, 0.9),
+              pct(late_landed_late, late), quantile(late_scan_waits, 0.5), quantile(late_scan_waits, 0.9), quantile(all_scan_waits, 0.5), quantile(all_scan_waits, 0.9));
 }
 
 // What a look-back found when it began, from the same records. The P's: the nearest tile before
@@ -231,18 +230,14 @@ inline void print_look_back_inputs(const Trace& trace, std::size_t tiles, double
     took[c].push_back(us_between(looked, trace.tile_resolved_ns[t]));
   }
   if (look_backs == 0 || !(ns_per_look > 0)) return;
-  auto at = [](std::vector<double>& v, double q) {
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
-  };
   auto pct = [&](std::size_t a) { return 100.0 * static_cast<double>(a) / static_cast<double>(look_backs); };
   std::printf("%12s what a look-back found when it began (a look's round trip %.0f ns): the nearest P out, %.0f [%.0f] tiles back; the last "
               "aggregate of its first %d tiles out more than a round trip before for %.0f%% (which took %.2f [%.2f]), less for %.0f%% "
               "(%.2f [%.2f]), not yet for %.0f%% (%.2f [%.2f]; the last %.0f [%.0f] tiles back; %.1f tiles of the first window in X per "
               "look-back)\n",
-              "", ns_per_look, at(front, 0.5), at(front, 0.9), window, pct(in_class[0]), at(took[0], 0.5), at(took[0], 0.9), pct(in_class[1]),
-              at(took[1], 0.5), at(took[1], 0.9), pct(in_class[2]), at(took[2], 0.5), at(took[2], 0.9), at(last_back, 0.5), at(last_back, 0.9),
+              "", ns_per_look, quantile(front, 0.5), quantile(front, 0.9), window, pct(in_class[0]), quantile(took[0], 0.5),
+              quantile(took[0], 0.9), pct(in_class[1]), quantile(took[1], 0.5), quantile(took[1], 0.9), pct(in_class[2]),
+              quantile(took[2], 0.5), quantile(took[2], 0.9), quantile(last_back, 0.5), quantile(last_back, 0.9),
               static_cast<double>(in_x) / static_cast<double>(look_backs));
 }
 
