@@ -137,7 +137,6 @@ inline void print_timeline(const Trace& trace, double timed_ms) {
 // stamps.
 inline void print_aggregates(const Trace& trace, std::size_t tiles) {
   const std::size_t count = std::min<std::size_t>(tiles, Trace::kTracedTiles);
-  auto us = [](unsigned long long later, unsigned long long earlier) { return us_between(earlier, later); };
   auto recorded = [&](std::size_t t) {
     return trace.tile_issued_ns[t] != 0 && trace.tile_had_ns[t] != 0 && trace.tile_reduced_ns[t] != 0 && trace.tile_looked_ns[t] != 0;
   };
@@ -149,24 +148,24 @@ inline void print_aggregates(const Trace& trace, std::size_t tiles) {
     if (!recorded(t)) continue;
     ++traced;
     stamps.push_back(trace.tile_had_ns[t]);
-    (trace.tile_waited[t] ? landed_waited : landed_early).push_back(us(trace.tile_had_ns[t], trace.tile_issued_ns[t]));
+    (trace.tile_waited[t] ? landed_waited : landed_early).push_back(us_between(trace.tile_issued_ns[t], trace.tile_had_ns[t]));
     waited += trace.tile_waited[t];
-    reduce.push_back(us(trace.tile_reduced_ns[t], trace.tile_had_ns[t]));
-    all_issued_to_out.push_back(us(trace.tile_reduced_ns[t], trace.tile_issued_ns[t]));
+    reduce.push_back(us_between(trace.tile_had_ns[t], trace.tile_reduced_ns[t]));
+    all_issued_to_out.push_back(us_between(trace.tile_issued_ns[t], trace.tile_reduced_ns[t]));
     all_scan_waits.push_back(static_cast<double>(trace.tile_scan_waits_ns[t]) * 1e-3);
     const std::size_t j = t - 1;  // the tile before: another SM's
     if (j == 0 || !recorded(j)) continue;
     ++look_backs;
-    lookback.push_back(us(trace.tile_resolved_ns[t], trace.tile_looked_ns[t]));
+    lookback.push_back(us_between(trace.tile_looked_ns[t], trace.tile_resolved_ns[t]));
     if (trace.tile_reduced_ns[j] > trace.tile_looked_ns[t]) {
       ++late;
-      late_by.push_back(us(trace.tile_reduced_ns[j], trace.tile_looked_ns[t]));
-      after_late.push_back(us(trace.tile_resolved_ns[t], trace.tile_reduced_ns[j]));
-      late_issued_to_out.push_back(us(trace.tile_reduced_ns[j], trace.tile_issued_ns[j]));
+      late_by.push_back(us_between(trace.tile_looked_ns[t], trace.tile_reduced_ns[j]));
+      after_late.push_back(us_between(trace.tile_reduced_ns[j], trace.tile_resolved_ns[t]));
+      late_issued_to_out.push_back(us_between(trace.tile_issued_ns[j], trace.tile_reduced_ns[j]));
       late_scan_waits.push_back(static_cast<double>(trace.tile_scan_waits_ns[j]) * 1e-3);
       late_landed_late += trace.tile_waited[j];
     } else {
-      lookback_on_time.push_back(us(trace.tile_resolved_ns[t], trace.tile_looked_ns[t]));
+      lookback_on_time.push_back(us_between(trace.tile_looked_ns[t], trace.tile_resolved_ns[t]));
     }
   }
   if (traced == 0 || look_backs == 0) return;

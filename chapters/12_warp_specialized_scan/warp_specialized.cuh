@@ -813,14 +813,15 @@ struct Trace {
   // ticket: how many each SM drew)
   unsigned sm_of_block[kTimelineBlocks], tiles_of_block[kTimelineBlocks];
   // The aggregates' timing: per tile of the last traced launch (the first kTracedTiles tiles:
-  // 2^26 int32 in 16 or 32 KiB tiles), when its load was issued, when the compute warps asked
-  // for it and when they had it (when it landed, if they waited: `waited`), how long they had
-  // waited for prefixes since the ask before (the scans between two reduces), when its aggregate
-  // was published, and when its look-back began and its prefix was resolved. A look-back waits
-  // for the aggregates of the tiles before it: these say whether an aggregate came late because
-  // its tile landed late, or because the compute warps of its SM came to it late.
+  // 2^26 int32 in 16 or 32 KiB tiles), when its load was issued, when the compute warps had it
+  // (when it landed, if they waited for it: `waited`), how long they had waited for prefixes
+  // since they last asked for a tile (the scans between two reduces), when its aggregate was
+  // published, and when its look-back began and its prefix was resolved. A look-back waits for
+  // the aggregates of the tiles before it: these say whether an aggregate came late because its
+  // tile landed late or because the compute warps of its SM came to it late, and which of them a
+  // look-back found missing when it began.
   static constexpr int kTracedTiles = 16384;
-  unsigned long long tile_issued_ns[kTracedTiles], tile_asked_ns[kTracedTiles], tile_had_ns[kTracedTiles],
+  unsigned long long tile_issued_ns[kTracedTiles], tile_had_ns[kTracedTiles],
       tile_scan_waits_ns[kTracedTiles], tile_reduced_ns[kTracedTiles], tile_looked_ns[kTracedTiles], tile_resolved_ns[kTracedTiles];
   bool tile_waited[kTracedTiles];
 };
@@ -1796,12 +1797,11 @@ __device__ __forceinline__ void wait_for_tile(ControlOf<T, Design>& control, int
     return;
   }
   const bool landed = phase_complete(&control.full[s], parity);
-  const unsigned long long waited_before = clock.load_wait_ns, asked_ns = sg::global_time_ns();
+  const unsigned long long waited_before = clock.load_wait_ns;
   timed_wait<Design>(clock.load_wait_ns, [&] { wait_phase(&control.full[s], parity, dog, 0); });
   const unsigned long long tile = control.tile_of[s];
   if (clock.trace != nullptr && tile < Trace::kTracedTiles) {
     clock.trace->tile_issued_ns[tile] = control.issued_ns[s];
-    clock.trace->tile_asked_ns[tile] = asked_ns;
     clock.trace->tile_had_ns[tile] = sg::global_time_ns();
     clock.trace->tile_waited[tile] = !landed;
     clock.trace->tile_scan_waits_ns[tile] = clock.prefix_wait_ns - clock.prefix_waits_at_ask;
