@@ -381,6 +381,8 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<WholeSmScanWhenLanded, whole_sm_geometry<std::int32_t>>("diagnostic/12_one_block_per_SM/scan_when_landed/inclusive", options, device) &&
                   print_trace_rows<WholeSmItemsAsLaid, whole_sm_geometry<std::int32_t>>("diagnostic/12_one_block_per_SM/items_as_laid/inclusive", options, device) &&
                   print_trace_rows<WholeSmItemsAsLaidWindowTotals, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/items_as_laid/window_totals", options, device) &&
+                  print_trace_rows<WholeSmItemsAsLaidWalkOn<2>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/items_as_laid/walk_on_2_windows", options, device) &&
+                  print_trace_rows<WholeSmItemsAsLaidWalkOn<4>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/items_as_laid/walk_on_4_windows", options, device) &&
                   print_trace_rows<WholeSmItemsAsLaidDealt, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/items_as_laid/dealt", options, device) &&
                   print_trace_rows<WholeSmItemsAsLaidClusterPairs, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/items_as_laid/cluster_pairs", options, device) &&
                   print_trace_rows<WholeSmBarrierFreeLagGrowing<2>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/lag_from_1_at_the_start/every_2_tiles", options, device) &&

@@ -198,6 +198,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/12_one_block_per_SM/items_as_laid/3_lookback_warps", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaid3LookBackWarps, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/repoll_waiting_only", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidRepollWaiting, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/window_totals", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWindowTotals, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/walk_on_2_windows", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWalkOn<2>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/walk_on_4_windows", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWalkOn<4>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/dealt", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidDealt, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/cluster_pairs", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidClusterPairs, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/warp_stores/window_totals", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWarpStoresWindowTotals, whole_sm_geometry<T>>, inclusive, model},

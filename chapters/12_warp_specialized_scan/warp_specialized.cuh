@@ -61,7 +61,8 @@
 // scan without block barriers in either shape (and with each compute warp bulk-storing its own
 // part of a tile), step 13's kernel with warp stores, with no wait for each store at the end or
 // with a lag of five, one warp that turns every A into a P for the grid,
-// look-backs that publish the P of every tile they passed over, wider looks for the first tiles,
+// look-backs that publish the P of every tile they passed over, or that walk on while they wait,
+// wider looks for the first tiles,
 // the ring's first X loads issued alone, the second lap asked of the L2 once the first has landed,
 // the lag held in the L2 (a stage freed at its reduce, the tile read again from the L2 for its
 // scan); and, for the ceiling of experiments.md, no look-back at all, or no scan at all (the tiles
@@ -705,6 +706,96 @@ struct NearestPrefixLookBack {
       if constexpr (kPollDelayNs > 0) __nanosleep(kPollDelayNs);
     }
   }
+};
+// The sweep's look-back that walks on while it waits. Chapter 09's look-back waits at a window
+// until every tile it needs there has left X, and only then reads the window before it: the
+// trace at 2^26 says that a third (H200) to a half (H100) of step 13's look-backs find a tile in
+// X in their first window, from an SM running behind, and look again there a round trip or two
+// while the P they walk towards is windows further back. This one holds up to kDepth windows:
+// each look re-reads the tiles still in X of the windows it holds (an A or a P read once stays
+// valid) and, while none of them shows a P, reads the next window back in the same round trip.
+// The windows are combined from the nearest, in tile order, as each one's needed tiles are all
+// out. A look that reads a new window counts as a window (LookCounts), one that only re-reads
+// as a look again. Measured at 2^26 on an H200 and an H100: it looks again almost never, and
+// makes fewer looks, but each look waits longer under the stream's load, and a look-back takes
+// as long as before; the scan is no faster (experiments.md: look-backs that walk on).
+template <int kDepth, unsigned kPollDelayNs = 0>
+struct WalkOnLookBack {
+  static_assert(kDepth >= 2, "one window held is chapter 09's look-back");
+  template <typename T, typename Op, typename Status>
+  __device__ static T resolve(const Status& status, std::size_t tile, T tile_total, Op op, const sg::Watchdog& dog, bool sleep,
+                              ch09::LookCounts* counts = nullptr) {
+    const int lane = ch03::lane_id();
+    long long nearest = static_cast<long long>(tile) - 1;  // lane 0's tile of the nearest window held
+    auto tile_at = [&](int d) { return nearest - static_cast<long long>(d) * ch03::kWarpSize - lane; };
+    ch09::Observed<T> seen[kDepth];
+    unsigned inclusive[kDepth] = {}, invalid[kDepth] = {};
+    int held = 0;        // windows held: 0 .. held - 1, from the nearest back
+    int first_p = 0;     // the nearest held window with a P (held: none)
+    T prefix = Op::template identity<T>();
+    // the lanes of held window d that matter: all of them before the nearest P's window, in it
+    // lanes 0 .. that P
+    auto needed = [&](int d) { return d < first_p ? ~0u : (inclusive[d] & -inclusive[d]) * 2u - 1u; };
+    sg::WaitBudget budget(dog);
+    for (;;) {
+      // one look: the held windows' tiles still in X, and a new window if no held one has a P
+      const bool open = held < kDepth && first_p == held;
+#pragma unroll
+      for (int d = 0; d < kDepth; ++d) {
+        if (d < held) {
+          if (seen[d].status == ch09::kInvalid && (d < first_p || (needed(d) >> lane) & 1u))
+            seen[d] = status.poll(static_cast<std::size_t>(tile_at(d)));
+        } else if (d == held && open) {  // every lane loads (tile 0 stands in for a tile before it)
+          const long long j = tile_at(d);
+          seen[d] = status.poll(static_cast<std::size_t>(j >= 0 ? j : 0));
+          if (j < 0) seen[d] = ch09::Observed<T>{ch09::kInclusive, Op::template identity<T>()};
+        }
+      }
+      if (counts != nullptr) ++(open ? counts->windows : counts->repolls);
+      held += open ? 1 : 0;
+      first_p = held;
+#pragma unroll
+      for (int d = kDepth - 1; d >= 0; --d) {
+        if (d >= held) continue;  // (warp-uniform)
+        inclusive[d] = __ballot_sync(ch03::kFullWarp, seen[d].status == ch09::kInclusive);
+        invalid[d] = __ballot_sync(ch03::kFullWarp, seen[d].status == ch09::kInvalid);
+        if (inclusive[d] != 0) first_p = d;
+      }
+      if (first_p < held) held = first_p + 1;  // the windows beyond the nearest P are not needed
+      // combine the nearest windows whose needed tiles are all out, and drop them
+#pragma unroll
+      for (int r = 0; r < kDepth; ++r) {
+        if (held == 0) break;
+        const unsigned need = needed(0);
+        if ((invalid[0] & need) != 0) break;
+        prefix = op(ch09::combine_window_in_tile_order((need >> lane) & 1u ? seen[0].value : Op::template identity<T>(), op), prefix);
+        if (first_p == 0) {  // reached the P
+          if (lane == 0) status.publish(tile, ch09::kInclusive, op(prefix, tile_total));
+          return prefix;
+        }
+#pragma unroll
+        for (int d = 0; d + 1 < kDepth; ++d) seen[d] = seen[d + 1], inclusive[d] = inclusive[d + 1], invalid[d] = invalid[d + 1];
+        nearest -= ch03::kWarpSize;
+        --held;
+        --first_p;
+      }
+      if (held > 0) {  // the nearest window still waits for a tile
+        const long long waiting = nearest - (__ffs(invalid[0] & needed(0)) - 1);
+        if (__shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(tile, static_cast<unsigned long long>(waiting)), 0)) {
+          if (lane == 0) status.publish(tile, ch09::kInclusive, op(prefix, tile_total));
+          return prefix;  // gave up: the launch is reported failed; finish quickly
+        }
+        if (kPollDelayNs > 0 && sleep) __nanosleep(kPollDelayNs);
+      }
+    }
+  }
+};
+// The sweep: a design whose look-back warps walk on while they wait (WalkOnLookBack).
+template <typename Base, int kDepth = 2>
+struct WalkOnOf : Base {
+  static_assert(Base::kLookBackWarp && Base::kOwnTileRounds == 0 && !Base::kPrefixWarp && Base::kLookBackTilesPerLane == 1,
+                "look-back warps resolving with the design's own WarpLookBack");
+  using LookBack = WalkOnLookBack<kDepth, Base::kPollDelayNs>;
 };
 // The sweep: a design (step 8) whose block 0 has one more warp, the grid's prefix warp, which
 // walks all the tiles' status words in order, 32 x kSlabs at a time, and turns each A into a P
@@ -2611,6 +2702,11 @@ struct WindowTotalsOf : Base {
   using LookBack = ch09::WarpLookBack<0, Base::kPollDelayNs, Base::kLookBackTilesPerLane, 0, false, true>;
 };
 using WholeSmItemsAsLaidWindowTotals = WindowTotalsOf<WholeSmItemsAsLaid>;
+// (the sweep) ... whose look-backs walk on while they wait, holding up to 2 or 4 windows
+// (WalkOnLookBack): fewer looks, each longer, and look-backs no shorter (experiments.md: look-backs
+// that walk on while they wait).
+template <int kDepth>
+using WholeSmItemsAsLaidWalkOn = WalkOnOf<WholeSmItemsAsLaid, kDepth>;
 using WholeSmItemsAsLaidWarpStoresWindowTotals = WindowTotalsOf<WholeSmItemsAsLaidWarpStores>;
 // (the sweep) step 13's one-block-per-SM kernel with its tiles dealt round-robin to the end (no
 // tail by ticket), and the same in clusters of two blocks with a status word per pair of tiles
