@@ -1,4 +1,4 @@
-// Chapter 12, steps 2-13 - the warp-specialized single-pass scan.
+// Chapter 12, steps 2-14 - the warp-specialized single-pass scan.
 //
 // A persistent block (step 1) whose warps split the work:
 //
@@ -46,6 +46,10 @@
 //   13 items as laid    step 12 whose compute warps keep each thread's items in the order read
 //                       from the stage: only the vectors' totals are put in order, a quarter of
 //                       the selects the swizzled read cost
+//   14 stores by size   a launcher, not a Design: step 9's kernel below 2 rounds of 32 KiB tiles
+//                       per SM, step 13's kernel with each compute warp bulk-storing its own part
+//                       of a tile (WarpStores) up to 48 rounds, step 13's kernel above
+//                       (stores_by_size_scan)
 //
 // The sweep and the diagnostics (variants.cu) change one knob of step 6, 7, 8, 9 or 10 each: W
 // look-back warps taking turns, status words packed or spread, runs of K tiles per block of which
