@@ -747,7 +747,7 @@ struct WalkOnLookBack {
 #pragma unroll
       for (int d = 0; d < kDepth; ++d) {
         if (d < held) {
-          if (seen[d].status == ch09::kInvalid && (d < first_p || (needed(d) >> lane) & 1u))
+          if (seen[d].status == ch09::kInvalid && (needed(d) >> lane) & 1u)
             seen[d] = status.poll(static_cast<std::size_t>(tile_at(d)));
         } else if (d == held && open) {  // every lane loads (tile 0 stands in for a tile before it)
           const long long j = tile_at(d);
