@@ -44,8 +44,10 @@
 //                                          9's shape), and step 13's one-block-per-SM kernel with
 //                                          warp stores, with no wait for each store at the end,
 //                                          with a lag of five, three look-back warps, status
-//                                          words 16 bytes apart, or look-backs re-polling only
-//                                          the lanes still in X (and sleeping before a look);
+//                                          words 16 bytes apart, look-backs re-polling only
+//                                          the lanes still in X (and sleeping before a look),
+//                                          or look-backs walking on while they wait (2 or 4
+//                                          windows held);
 //                                          step 9's kernel re-polling only those lanes
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
