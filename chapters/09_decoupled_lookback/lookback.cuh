@@ -98,6 +98,11 @@ template <typename T, typename Op>
 __device__ __forceinline__ T combine_window_in_tile_order(T value, Op op) {
   return __shfl_sync(ch03::kFullWarp, scan_window_in_tile_order(value, op), 0);  // lane 0: lanes 31..0, i.e. tiles base-31..base
 }
+// The lanes a window needs, from the ballot of its lanes showing P: lanes 0 .. the first of them
+// (x & -x keeps the lowest set bit; times two, minus one, sets it and every bit below), or all 32
+// when none shows P (0 * 2 - 1 wraps round to every bit).
+__host__ __device__ constexpr unsigned lanes_up_to_nearest_p(unsigned inclusive) { return (inclusive & -inclusive) * 2u - 1u; }
+static_assert(lanes_up_to_nearest_p(0b10100u) == 0b111u && lanes_up_to_nearest_p(0u) == ~0u);
 
 // The whole window's total alone, for a look-back that publishes nothing of what it passed. For a
 // sum of 32-bit integers (commutative, so the order of the lanes does not matter) the warp's own
@@ -210,7 +215,7 @@ struct WarpLookBack {
       };
       // the lanes of slab k that matter: all of them before the first P's slab, in it lanes
       // 0 .. the first P, none after it
-      auto needed = [&](int k) { return k < first_p ? ~0u : k == first_p ? (inclusive[k] & -inclusive[k]) * 2u - 1u : 0u; };
+      auto needed = [&](int k) { return k < first_p ? ~0u : k == first_p ? lanes_up_to_nearest_p(inclusive[k]) : 0u; };
       auto first_waiting = [&]() -> long long {  // the nearest needed tile still in X, or -1
 #pragma unroll
         for (int k = 0; k < W; ++k)

@@ -644,7 +644,7 @@ struct LookBackToOwnTile {
     };
     // the lanes of slab k that matter: every tile between the two before the nearest P's slab,
     // in it lanes 0 .. that P, none after it
-    auto needed = [&](int k) { return k < first_p ? between[k] : k == first_p ? (inclusive[k] & -inclusive[k]) * 2u - 1u : 0u; };
+    auto needed = [&](int k) { return k < first_p ? between[k] : k == first_p ? ch09::lanes_up_to_nearest_p(inclusive[k]) : 0u; };
     sg::WaitBudget budget(dog);
     classify();
     if (counts != nullptr) ++counts->windows;
@@ -701,7 +701,7 @@ struct NearestPrefixLookBack {
       ch09::Observed<T> seen = j >= 0 ? status.poll(static_cast<std::size_t>(j)) : ch09::Observed<T>{ch09::kInclusive, Op::template identity<T>()};
       const unsigned inclusive = __ballot_sync(ch03::kFullWarp, seen.status == ch09::kInclusive);
       const unsigned invalid = __ballot_sync(ch03::kFullWarp, seen.status == ch09::kInvalid);
-      const unsigned needed = (inclusive & -inclusive) * 2u - 1u;  // lanes 0 .. the nearest P (none: 0)
+      const unsigned needed = ch09::lanes_up_to_nearest_p(inclusive);  // (none: every lane)
       if (inclusive != 0 && (invalid & needed) == 0)
         return ch09::combine_window_in_tile_order((needed >> lane) & 1u ? seen.value : Op::template identity<T>(), op);
       if (counts != nullptr) ++counts->repolls;
@@ -739,7 +739,7 @@ struct WalkOnLookBack {
     T prefix = Op::template identity<T>();
     // the lanes of held window d that matter: all of them before the nearest P's window, in it
     // lanes 0 .. that P
-    auto needed = [&](int d) { return d < first_p ? ~0u : (inclusive[d] & -inclusive[d]) * 2u - 1u; };
+    auto needed = [&](int d) { return d < first_p ? ~0u : ch09::lanes_up_to_nearest_p(inclusive[d]); };
     sg::WaitBudget budget(dog);
     for (;;) {
       // one look: the held windows' tiles still in X, and a new window if no held one has a P
