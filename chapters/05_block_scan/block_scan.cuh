@@ -147,14 +147,24 @@ struct BlockScan {
   // scan's element i for any associative operator.)
   template <bool kExclusive, typename Op>
   __device__ static T scan_alone_one_barrier(T (&items)[kItems], Op op, TempStorage& temp) {
+    T tile_total;
+    rescan<kExclusive>(items, op, before_thread_alone_one_barrier(thread_reduce(items, op), op, temp, tile_total));
+    return tile_total;
+  }
+
+  // Phase 2 of scan_alone_one_barrier() alone, from this thread's total: everything before this
+  // thread's first item inside the tile, and the tile's total in every thread. (Chapter 12 scans
+  // items it keeps in another order, and publishes the total before it rescans them.)
+  template <typename Op>
+  __device__ static T before_thread_alone_one_barrier(T thread_total, Op op, TempStorage& temp, T& tile_total) {
     const int warp = static_cast<int>(threadIdx.x) / ch03::kWarpSize;
     const int lane = ch03::lane_id();
-    const T before_me_in_warp = scan_within_warp(thread_reduce(items, op), op, temp);
+    const T before_me_in_warp = scan_within_warp(thread_total, op, temp);
     Barrier::sync();
     const T inclusive = ch03::warp_inclusive_scan(lane < kWarps ? temp.warp_prefix[lane] : Op::template identity<T>(), op);
     const T before_warp = __shfl_sync(ch03::kFullWarp, ch03::warp_exclusive_from_inclusive(inclusive, op), warp);
-    rescan<kExclusive>(items, op, op(before_warp, before_me_in_warp));
-    return ch03::warp_broadcast_last(inclusive);
+    tile_total = ch03::warp_broadcast_last(inclusive);
+    return op(before_warp, before_me_in_warp);
   }
 
   // The tile's total, combined strictly in order (phases 1 and 2 without the rescan): for

@@ -6,7 +6,8 @@
 //   diagnostic/12_one_block_per_SM/...     step 12's one-block-per-SM kernel at every size, and the
 //                                          same scanning each tile when it lands, or keeping each
 //                                          thread's items in the order read from the stage (step
-//                                          13's one-block-per-SM kernel)
+//                                          13's one-block-per-SM kernel), and that kernel scanning
+//                                          its last 8 rounds of tiles when they land
 //   diagnostic/14_one_block_per_SM/...     step 14's middle shape (warp stores) at every size
 //   diagnostic/...                         step 6, 8 or 10 without the look-back (tile-local),
 //                                          dealt round-robin or by ticket, and the tiles copied
@@ -47,7 +48,9 @@
 //                                          words 16 bytes apart, look-backs re-polling only
 //                                          the lanes still in X (and sleeping before a look),
 //                                          or look-backs walking on while they wait (2 or 4
-//                                          windows held);
+//                                          windows held), or scanning the tiles of its last 4,
+//                                          8 or 16 rounds, or every tile, alone when they
+//                                          land (every tile also with warp stores);
 //                                          step 9's kernel re-polling only those lanes
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
@@ -121,6 +124,10 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       // step 13's one-block-per-SM kernel with each warp storing its own part of a tile
       {"diagnostic/14_one_block_per_SM/warp_stores/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWarpStores, whole_sm_geometry<T>>, inclusive, model},
       {"diagnostic/14_one_block_per_SM/warp_stores/exclusive", warp_specialized_scan<T, Op, true, WholeSmItemsAsLaidWarpStores, whole_sm_geometry<T>>, exclusive, model},
+      // ... with its last 8 rounds of tiles scanned alone when they land (LastRoundsScannedWhenLandedOf):
+      // every element type and operator, through both paths (a grid of three blocks has more rounds)
+      {"diagnostic/12_one_block_per_SM/last_8_rounds_scanned_when_landed/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidLastRoundsScanned<8>, whole_sm_geometry<T>>, inclusive, model},
+      {"diagnostic/12_one_block_per_SM/last_8_rounds_scanned_when_landed/exclusive", warp_specialized_scan<T, Op, true, WholeSmItemsAsLaidLastRoundsScanned<8>, whole_sm_geometry<T>>, exclusive, model},
       {"diagnostic/6_without_lookback", warp_specialized_scan<T, Op, false, WithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/tiles_by_ticket", warp_specialized_scan<T, Op, false, TicketedWithoutLookBack, device_geometry<T>>, inclusive, model, kTileItems<T, EarlyRelease>},
       {"diagnostic/6_without_lookback/lag=1", warp_specialized_scan<T, Op, false, WithoutLookBack, ring<2, 6, 1>>, inclusive, model, kTileItems<T, EarlyRelease>},
@@ -203,6 +210,10 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/12_one_block_per_SM/items_as_laid/walk_on_2_windows", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWalkOn<2>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/walk_on_4_windows", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWalkOn<4>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/dealt", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidDealt, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/last_4_rounds_scanned_when_landed", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidLastRoundsScanned<4>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/last_16_rounds_scanned_when_landed", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidLastRoundsScanned<16>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/every_tile_scanned_when_landed", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidLastRoundsScanned<kEveryRound>, whole_sm_geometry<T>>, inclusive, model},
+        {"sweep/12_one_block_per_SM/items_as_laid/warp_stores/every_tile_scanned_when_landed", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWarpStoresScannedWhenLanded, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/cluster_pairs", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidClusterPairs, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/warp_stores/window_totals", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWarpStoresWindowTotals, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/repoll_after_100ns", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidLookDelays<0, 100>, whole_sm_geometry<T>>, inclusive, model},

@@ -63,8 +63,9 @@
 // the compute warps at the end), with its status words polled from the global state space, or
 // with no prefetch in the ring's first lap or with no wait for each store at the end, step 12's
 // scan without block barriers in either shape (and with each compute warp bulk-storing its own
-// part of a tile), step 13's kernel with warp stores, with no wait for each store at the end or
-// with a lag of five, one warp that turns every A into a P for the grid,
+// part of a tile), step 13's kernel with warp stores, with no wait for each store at the end,
+// with a lag of five, or with the tiles of its last rounds (or every tile) scanned alone when
+// they land, one warp that turns every A into a P for the grid,
 // look-backs that publish the P of every tile they passed over, or that walk on while they wait,
 // wider looks for the first tiles,
 // the ring's first X loads issued alone, the second lap asked of the L2 once the first has landed,
@@ -189,6 +190,7 @@ struct Design {
   static constexpr bool kScanWhenLanded = false;  // (the sweep) a tile is scanned alone when it lands; its prefix is combined in a lag later
   static constexpr bool kFusedEnd = false;  // (the sweep) ... and once the tiles run out, the lag's tiles are mapped and stored together
   static constexpr bool kItemsAsLaid = false;  // (step 13) the items kept in the order read from the stage (ItemsAsLaid)
+  static constexpr int kLandedScanRounds = 0;  // (the sweep) the last R rounds of tiles scanned alone when they land (LastRoundsScannedWhenLandedOf)
   static constexpr bool kClusterPairs = false;  // (the sweep) two blocks of a cluster share a status word per pair of tiles (ClusterPairsOf)
   using LookBack = ch09::WarpLookBack<0, kPollDelayNs, kLookBackTilesPerLane>;
 };
@@ -428,6 +430,26 @@ template <typename Base>
 struct ItemsAsLaidOf : Base {
   static_assert(Base::kWarpPrefixSlots > 0 && !Base::kScanWhenLanded, "step 12's reduce, and its scan a lag later");
   static constexpr bool kItemsAsLaid = true;
+};
+// The sweep: step 13's kernel with the tiles of its last R rounds scanned alone when they land,
+// as ScanWhenLandedOf scans every tile, and all others reduced at landing and scanned a lag later
+// as before. A block's end is its lag's tiles scanned one after another as their prefixes come
+// (README: step 12); the last prefix comes about 4.4 us after the block's last aggregate, and
+// what follows it is that tile's whole scan. Scanned when it landed, what is left after the
+// prefix is a map, op(P, x) for every element. Over a whole launch, scanning at landing was
+// slower on the H200 (experiments.md: the tile scanned when it lands); here the rest of the
+// launch is step 13's. The landing scan publishes the tile's aggregate as soon as the reduce
+// would, before its rescan. Every warp reads the reduce's storage after its barrier, so the next
+// reduce may not write it before the next barrier of the block: the store's (step 13), or the
+// next reduce's with the two storages alternating (WarpStores). Measured: on three H200s, the
+// last 8 rounds or every tile (kEveryRound) scanned so run 0.3-0.6% faster than step 13's kernel
+// from 56M elements up, level on two H100s; with warp stores, slower at 4M-16M elements
+// (experiments.md: step 13's kernel scanning when the tile lands).
+template <int kRounds, typename Base>
+struct LastRoundsScannedWhenLandedOf : Base {
+  static_assert(Base::kItemsAsLaid && Base::kWarpPrefixSlots > 0 && !Base::kScanWhenLanded && !Base::kClusterPairs,
+                "step 13's kernel (or step 14's middle shape)");
+  static constexpr int kLandedScanRounds = kRounds;
 };
 // The sweep: blocks in clusters of two, on two SMs of one GPC, and a status word per pair of
 // tiles. Tiles are dealt round-robin as before, so the cluster's two blocks (ranks 0 and 1, grid
@@ -1042,6 +1064,20 @@ struct ItemsAsLaid {
     T totals[kVectors];
     vector_totals(items, op, totals);
     rescan<kExclusive>(items, totals, op, Scan::before_thread_after_reduce(thread_reduce(totals, op), op, before_warp));
+  }
+  // Chapter 05's BlockScan::scan_alone_one_barrier, for items kept as read, in two halves, so that
+  // the tile's total can be published between them (LastRoundsScannedWhenLandedOf): the vector
+  // totals, what comes before this thread inside the tile, and the tile's total (every thread) ...
+  template <typename Scan, typename Op>
+  __device__ static T before_thread_alone(const T (&items)[kItemsPerThread], Op op, typename Scan::TempStorage& temp, T (&totals)[kVectors],
+                                          T& tile_total) {
+    vector_totals(items, op, totals);
+    return Scan::before_thread_alone_one_barrier(thread_reduce(totals, op), op, temp, tile_total);
+  }
+  // ... and the items rescanned from those
+  template <bool kExclusive, typename Op>
+  __device__ static void rescan_alone(T (&items)[kItemsPerThread], const T (&totals)[kVectors], Op op, T before_thread) {
+    rescan<kExclusive>(items, totals, op, before_thread);
   }
 
  private:
@@ -2051,9 +2087,16 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         } else {
           wait_phase(&control.resolved[s], scan_at.parity, dog, tile);
         }
-        const T before_warp = op(control.prefix[s], control.warp_before[s][threadIdx.x / ch03::kWarpSize]);
-        if constexpr (Design::kItemsAsLaid) Laid::template scan_after_reduce<kExclusive, Scan>(items, op, before_warp);
-        else Scan::template scan_after_reduce<kExclusive>(items, op, before_warp);
+        if (Design::kLandedScanRounds > 0 && in_last_rounds(tile, Design::kLandedScanRounds, layout)) {
+          // (LastRoundsScannedWhenLandedOf) the stage holds the tile scanned alone: a map
+          const T prefix = control.prefix[s];
+#pragma unroll
+          for (int i = 0; i < kItems<T>; ++i) items[i] = op(prefix, items[i]);
+        } else {
+          const T before_warp = op(control.prefix[s], control.warp_before[s][threadIdx.x / ch03::kWarpSize]);
+          if constexpr (Design::kItemsAsLaid) Laid::template scan_after_reduce<kExclusive, Scan>(items, op, before_warp);
+          else Scan::template scan_after_reduce<kExclusive>(items, op, before_warp);
+        }
       } else {
         Scan::template scan<kExclusive>(items, op, control.scan_storage, known_prefix);
       }
@@ -2098,9 +2141,16 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       T* warp_before = nullptr;  // (WarpPrefixesFromTheReduce) kept for the scan
       if constexpr (Design::kWarpPrefixSlots > 0) warp_before = control.warp_before[s];
       T total;  // valid in warp 0
+      // (LastRoundsScannedWhenLandedOf) this tile is scanned alone now: what its rescan needs
+      const bool scan_now = Design::kLandedScanRounds > 0 && in_last_rounds(tile, Design::kLandedScanRounds, layout);
+      T vector_totals[Laid::kVectors];
+      T before_thread = Op::template identity<T>();
       if constexpr (Design::kScanWhenLanded) {
         total = Scan::template scan_alone_one_barrier<kExclusive>(items, op, control.reduce_storage[reduces++ & 1u]);
         write_stage(landed, items);  // read back by the same thread a lag later
+      } else if (scan_now) {
+        auto& storage = control.reduce_storage[Design::kWarpStores ? reduces++ & 1u : 0];
+        before_thread = Laid::template before_thread_alone<Scan>(items, op, storage, vector_totals, total);
       } else {
         auto& storage = control.reduce_storage[Design::kWarpStores ? reduces++ & 1u : 0];
         if constexpr (Design::kItemsAsLaid) total = Laid::template reduce<Scan>(items, op, storage, warp_before);
@@ -2138,6 +2188,10 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
           if (tile < Trace::kTracedTiles) trace->tile_reduced_ns[tile] = clock.last_reduced_ns;
         }
         arrive(&control.reduced[s]);
+      }
+      if (scan_now) {  // (LastRoundsScannedWhenLandedOf) the aggregate is out: the rescan
+        Laid::template rescan_alone<kExclusive>(items, vector_totals, op, before_thread);
+        Laid::write(landed, items);  // read back by the same thread a lag later
       }
       if constexpr (Design::kEarlyRelease)
         if (frees_stages<Design>()) release_stored_stage<Design>(control.empty, stores);
@@ -2678,6 +2732,11 @@ void items_as_laid_scan(const T* in, T* out, std::size_t n, cudaStream_t stream)
 // block before a store), or with the lag's stores not waited for one by one once the tiles run out:
 // with the compute warps' instructions cut, are the barrier and the store waits what is left?
 using WholeSmItemsAsLaidWarpStores = WarpStores<WholeSmItemsAsLaid>;
+// (the sweep) ... with the tiles of its last R rounds scanned alone when they land, so that after
+// each of the lag's prefixes at the end only a map and a store are left
+template <int kRounds>
+using WholeSmItemsAsLaidLastRoundsScanned = LastRoundsScannedWhenLandedOf<kRounds, WholeSmItemsAsLaid>;
+using WholeSmItemsAsLaidWarpStoresScannedWhenLanded = LastRoundsScannedWhenLandedOf<kEveryRound, WholeSmItemsAsLaidWarpStores>;
 using WholeSmItemsAsLaidEndWithoutStoreWaits = ItemsAsLaidOf<WarpPrefixesFromTheReduce<EndWithoutStoreWaits<WholeSmTicketTail>>>;
 // (the sweep) ... with three look-back warps (more polls of the same lines: 1.08x copy at 2^26 on
 // an H200 where step 13 ran at 1.05), or status words 16 bytes apart (two to a sector: 1.06)
