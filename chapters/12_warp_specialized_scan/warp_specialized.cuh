@@ -443,7 +443,7 @@ struct ItemsAsLaidOf : Base {
 // reduce may not write it before the next barrier of the block: the store's (step 13), or the
 // next reduce's with the two storages alternating (WarpStores). Measured: on three H200s, the
 // last 8 rounds or every tile (kEveryRound) scanned so run 0.3-0.6% faster than step 13's kernel
-// from 56M elements up, level on two H100s; with warp stores, slower at 4M-16M elements
+// from 56M elements up, level on three H100s; with warp stores, slower at 4M-16M elements
 // (experiments.md: step 13's kernel scanning when the tile lands).
 template <int kRounds, typename Base>
 struct LastRoundsScannedWhenLandedOf : Base {
