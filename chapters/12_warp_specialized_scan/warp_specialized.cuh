@@ -436,9 +436,9 @@ struct ItemsAsLaidOf : Base {
 // as before. A block's end is its lag's tiles scanned one after another as their prefixes come
 // (README: step 12); the last prefix comes about 4.4 us after the block's last aggregate, and
 // what follows it is that tile's whole scan. Scanned when it landed, what is left after the
-// prefix is a map, op(P, x) for every element. Over a whole launch, scanning at landing was
-// slower on the H200 (experiments.md: the tile scanned when it lands); here the rest of the
-// launch is step 13's. The landing scan publishes the tile's aggregate as soon as the reduce
+// prefix is a map, op(P, x) for every element. Step 12's kernel scanning every tile at landing
+// was slower on the H200 (experiments.md: the tile scanned when it lands); step 13's compute
+// warps issue a quarter fewer instructions. The landing scan publishes the tile's aggregate as soon as the reduce
 // would, before its rescan. Every warp reads the reduce's storage after its barrier, so the next
 // reduce may not write it before the next barrier of the block: the store's (step 13), or the
 // next reduce's with the two storages alternating (WarpStores). Measured: on three H200s, the
@@ -1945,6 +1945,15 @@ __device__ __forceinline__ void wait_for_tile(ControlOf<T, Design>& control, int
   if (!landed && tile != kNoTile) ++clock.waited_loads, clock.waited_load_latency_ns += sg::global_time_ns() - control.issued_ns[s];
 }
 
+// A tile scanned alone when it landed, given its prefix P: each x, which holds the tile's
+// elements up to it combined in order, becomes op(P, x), the scan's element for any associative
+// operator (ScanWhenLandedOf, LastRoundsScannedWhenLandedOf).
+template <typename T, typename Op, int kCount>
+__device__ __forceinline__ void combine_prefix(T (&items)[kCount], Op op, T prefix) {
+#pragma unroll
+  for (int i = 0; i < kCount; ++i) items[i] = op(prefix, items[i]);
+}
+
 // (FusedEndOf) The block's end: the `tiles` tiles from `at` on, scanned alone when they landed,
 // wait for their prefixes. Each thread maps its items of each tile as its prefix comes, in order;
 // then one barrier, and their stores go out back to back (waited for in drain_stores).
@@ -1963,8 +1972,7 @@ __device__ void store_the_lag_together(T* __restrict__ out, const Layout& layout
       if (threadIdx.x == 0) clock.last_prefix_ns = sg::global_time_ns(), clock.end_prefix_wait_ns += clock.prefix_wait_ns - waited_before;
     const T prefix = control.prefix[s];
     read_stage(stage, items);
-#pragma unroll
-    for (int i = 0; i < kItems<T>; ++i) items[i] = op(prefix, items[i]);
+    combine_prefix(items, op, prefix);
     write_stage(stage, items);
   }
   const unsigned long long mapped_ns = Design::kTrace && threadIdx.x == 0 ? sg::global_time_ns() : 0;
@@ -2077,9 +2085,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
         } else {
           wait_phase(&control.resolved[s], scan_at.parity, dog, tile);
         }
-        const T prefix = control.prefix[s];
-#pragma unroll
-        for (int i = 0; i < kItems<T>; ++i) items[i] = op(prefix, items[i]);
+        combine_prefix(items, op, control.prefix[s]);
       } else if constexpr (Design::kWarpPrefixSlots > 0) {
         // (WarpPrefixesFromTheReduce) every thread waits for the prefix; no barrier of the block
         if (threadIdx.x == 0) {
@@ -2088,10 +2094,7 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
           wait_phase(&control.resolved[s], scan_at.parity, dog, tile);
         }
         if (Design::kLandedScanRounds > 0 && in_last_rounds(tile, Design::kLandedScanRounds, layout)) {
-          // (LastRoundsScannedWhenLandedOf) the stage holds the tile scanned alone: a map
-          const T prefix = control.prefix[s];
-#pragma unroll
-          for (int i = 0; i < kItems<T>; ++i) items[i] = op(prefix, items[i]);
+          combine_prefix(items, op, control.prefix[s]);  // (LastRoundsScannedWhenLandedOf) the stage holds the tile scanned alone
         } else {
           const T before_warp = op(control.prefix[s], control.warp_before[s][threadIdx.x / ch03::kWarpSize]);
           if constexpr (Design::kItemsAsLaid) Laid::template scan_after_reduce<kExclusive, Scan>(items, op, before_warp);
@@ -2148,12 +2151,10 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
       if constexpr (Design::kScanWhenLanded) {
         total = Scan::template scan_alone_one_barrier<kExclusive>(items, op, control.reduce_storage[reduces++ & 1u]);
         write_stage(landed, items);  // read back by the same thread a lag later
-      } else if (scan_now) {
-        auto& storage = control.reduce_storage[Design::kWarpStores ? reduces++ & 1u : 0];
-        before_thread = Laid::template before_thread_alone<Scan>(items, op, storage, vector_totals, total);
       } else {
         auto& storage = control.reduce_storage[Design::kWarpStores ? reduces++ & 1u : 0];
-        if constexpr (Design::kItemsAsLaid) total = Laid::template reduce<Scan>(items, op, storage, warp_before);
+        if (scan_now) before_thread = Laid::template before_thread_alone<Scan>(items, op, storage, vector_totals, total);
+        else if constexpr (Design::kItemsAsLaid) total = Laid::template reduce<Scan>(items, op, storage, warp_before);
         else total = Scan::reduce(items, op, storage, warp_before);
       }
       if (threadIdx.x == 0) {
