@@ -31,13 +31,14 @@ bool starts_with(const std::string& name, const char* prefix) { return name.rfin
 // The tile whose boundaries break a variant: step 1 and chapter 09 use chapter 09's tuned
 // tile, CUB one close to it, steps 2-9 and the sweep the 16 KiB tile of this chapter, step 10
 // (and its sweep and diagnostic rows, and the kernels of that shape of steps 12 to 14 with
-// their sweep rows) the 32 KiB one. Steps 11 to 14 take step 9's shape at every size these tests
+// their sweep rows) the 32 KiB one. Steps 11 to 15 take step 9's shape at every size these tests
 // use but those around their thresholds (launch after launch, below), and step 10's shape above.
 template <typename T, typename Op>
 std::size_t boundary_of(const sg::Variant<T, Op>& variant) {
   if (starts_with(variant.name, "1_") || starts_with(variant.name, "baseline/")) return ch09::kTunedTileItems<T, ch09::Tuned>;
   if (starts_with(variant.name, "10_") || starts_with(variant.name, "sweep/10_") || starts_with(variant.name, "sweep/12_") ||
-      starts_with(variant.name, "diagnostic/10_") || starts_with(variant.name, "diagnostic/12_") || starts_with(variant.name, "diagnostic/14_"))
+      starts_with(variant.name, "diagnostic/10_") || starts_with(variant.name, "diagnostic/12_") || starts_with(variant.name, "diagnostic/14_") ||
+      starts_with(variant.name, "diagnostic/15_"))
     return ch12::kTileItems<T, ch12::WholeSmTicketTail>;
   return ch12::kTileItems<T, ch12::SectorStatus>;
 }
@@ -56,9 +57,11 @@ TEST_SUITE("gpu") {
     using T = typename E::type;
     constexpr std::size_t kPerVector = 16 / sizeof(T);
     for (const auto& variant : ch12::Chapter::variants<T, typename E::op>()) {
-      // (and step 14's middle shape, which stores a tile by warps: each warp its own head or tail)
+      // (and step 14's middle shape, which stores a tile by warps: each warp its own head or tail,
+      // and step 15's kernel, which scans a tile's filled ends when it lands)
       if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/") ||
-          (starts_with(variant.name, "diagnostic/") && !starts_with(variant.name, "diagnostic/14_")))
+          (starts_with(variant.name, "diagnostic/") && !starts_with(variant.name, "diagnostic/14_") &&
+           !starts_with(variant.name, "diagnostic/15_")))
         continue;
       const std::size_t tile = boundary_of(variant);
       for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, tile - 1, tile + 1, 3 * tile + 17})
@@ -86,7 +89,7 @@ TEST_SUITE("gpu") {
     sizes.push_back(threshold_12);
     CHECK(!ch12::whole_sm_pays<std::int32_t>(threshold_12 - 1, ch12::kBarrierFreeRounds));
     CHECK(ch12::whole_sm_pays<std::int32_t>(threshold_12, ch12::kBarrierFreeRounds));
-    // step 14's two, for step 14 alone (at 52M elements, every step would double the test's time)
+    // step 14's two, for steps 14 and 15 alone (at 52M elements, every step would double the test's time)
     std::vector<std::size_t> sizes_14 = sizes;
     for (std::size_t rounds : {ch12::kWarpStoresRounds, ch12::kTileStoresRounds}) {
       const std::size_t threshold_14 = rounds * sms * ch12::kTileItems<std::int32_t, ch12::WholeSmTicketTail>;
@@ -97,7 +100,7 @@ TEST_SUITE("gpu") {
     }
     for (const auto& variant : ch12::Chapter::variants<std::int32_t, sg::Sum>()) {
       if (starts_with(variant.name, "sweep/") || starts_with(variant.name, "baseline/") || starts_with(variant.name, "diagnostic/")) continue;
-      sg_test::check_repeated(variant, starts_with(variant.name, "14_") ? sizes_14 : sizes, sg_test::repetitions(3, 10));
+      sg_test::check_repeated(variant, starts_with(variant.name, "14_") || starts_with(variant.name, "15_") ? sizes_14 : sizes, sg_test::repetitions(3, 10));
     }
   }
 
@@ -126,11 +129,12 @@ TEST_SUITE("gpu") {
     ch09_test::check_epoch_wraparound<ch12::Chapter>("10_one_block_per_SM/inclusive", "10_one_block_per_SM/exclusive");  // 32 KiB tiles
     ch09_test::check_epoch_wraparound<ch12::Chapter>("12_barrier_free_scan/inclusive", "12_barrier_free_scan/exclusive");  // the scan without barriers
     ch09_test::check_epoch_wraparound<ch12::Chapter>("13_items_as_laid/inclusive", "13_items_as_laid/exclusive");  // the items kept as read
-    // the one-block-per-SM kernels of steps 13 and 14, which those steps run on arrays larger than these
+    // the one-block-per-SM kernels of steps 13, 14 and 15, which those steps run on arrays larger than these
     ch09_test::check_epoch_wraparound<ch12::Chapter>("diagnostic/12_one_block_per_SM/items_as_laid/inclusive",
                                                      "diagnostic/12_one_block_per_SM/items_as_laid/exclusive");
     ch09_test::check_epoch_wraparound<ch12::Chapter>("diagnostic/14_one_block_per_SM/warp_stores/inclusive",
                                                      "diagnostic/14_one_block_per_SM/warp_stores/exclusive");
+    ch09_test::check_epoch_wraparound<ch12::Chapter>("diagnostic/15_one_block_per_SM/inclusive", "diagnostic/15_one_block_per_SM/exclusive");
   }
 
 

@@ -1,5 +1,5 @@
 // Chapter 12 - the variant list, in the order of the lesson:
-//   1_persistent_grid ... 14_stores_by_size
+//   1_persistent_grid ... 15_scanned_when_landed
 //                                          the ladder: each step adds one idea to the one before
 //   baseline/ch09_v4/inclusive             chapter 09's tuned scan, which this chapter extends
 //   baseline/cub/...                       CUB's DeviceScan in the same run
@@ -9,6 +9,7 @@
 //                                          13's one-block-per-SM kernel), and that kernel scanning
 //                                          its last 8 rounds of tiles when they land
 //   diagnostic/14_one_block_per_SM/...     step 14's middle shape (warp stores) at every size
+//   diagnostic/15_one_block_per_SM/...     step 15's one-block-per-SM kernel at every size
 //   diagnostic/...                         step 6, 8 or 10 without the look-back (tile-local),
 //                                          dealt round-robin or by ticket, and the tiles copied
 //                                          through the stages with no scan (checked as a
@@ -48,9 +49,9 @@
 //                                          words 16 bytes apart, look-backs re-polling only
 //                                          the lanes still in X (and sleeping before a look),
 //                                          or look-backs walking on while they wait (2 or 4
-//                                          windows held), or scanning the tiles of its last 4,
-//                                          8 or 16 rounds, or every tile, alone when they
-//                                          land (every tile also with warp stores);
+//                                          windows held), or scanning the tiles of its last 4
+//                                          or 16 rounds alone when they land (every tile:
+//                                          diagnostic/15_), or every tile with warp stores;
 //                                          step 9's kernel re-polling only those lanes
 #include "00_speed_of_light/cub_scan.cuh"
 #include "09_decoupled_lookback/tuned.cuh"
@@ -108,6 +109,8 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       {"13_items_as_laid/exclusive", items_as_laid_scan<T, Op, true>, exclusive, model},
       {"14_stores_by_size/inclusive", stores_by_size_scan<T, Op, false>, inclusive, model},
       {"14_stores_by_size/exclusive", stores_by_size_scan<T, Op, true>, exclusive, model},
+      {"15_scanned_when_landed/inclusive", scanned_when_landed_scan<T, Op, false>, inclusive, model},
+      {"15_scanned_when_landed/exclusive", scanned_when_landed_scan<T, Op, true>, exclusive, model},
       // step 12's one-block-per-SM kernel at every size (step 12 runs it from 12 rounds of tiles
       // per SM up): every element type and operator, checked at its own tile's boundaries
       {"diagnostic/12_one_block_per_SM/inclusive", warp_specialized_scan<T, Op, false, WholeSmBarrierFree, whole_sm_geometry<T>>, inclusive, model},
@@ -124,6 +127,10 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
       // step 13's one-block-per-SM kernel with each warp storing its own part of a tile
       {"diagnostic/14_one_block_per_SM/warp_stores/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWarpStores, whole_sm_geometry<T>>, inclusive, model},
       {"diagnostic/14_one_block_per_SM/warp_stores/exclusive", warp_specialized_scan<T, Op, true, WholeSmItemsAsLaidWarpStores, whole_sm_geometry<T>>, exclusive, model},
+      // step 15's one-block-per-SM kernel at every size (step 15 runs it from 48 rounds of tiles per
+      // SM up): step 13's kernel scanning every tile alone when it lands
+      {"diagnostic/15_one_block_per_SM/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidScannedWhenLanded, whole_sm_geometry<T>>, inclusive, model},
+      {"diagnostic/15_one_block_per_SM/exclusive", warp_specialized_scan<T, Op, true, WholeSmItemsAsLaidScannedWhenLanded, whole_sm_geometry<T>>, exclusive, model},
       // ... with its last 8 rounds of tiles scanned alone when they land (LastRoundsScannedWhenLandedOf):
       // every element type and operator, through both paths (a grid of three blocks has more rounds)
       {"diagnostic/12_one_block_per_SM/last_8_rounds_scanned_when_landed/inclusive", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidLastRoundsScanned<8>, whole_sm_geometry<T>>, inclusive, model},
@@ -212,7 +219,6 @@ std::vector<sg::Variant<T, Op>> Chapter::variants() {
         {"sweep/12_one_block_per_SM/items_as_laid/dealt", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidDealt, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/last_4_rounds_scanned_when_landed", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidLastRoundsScanned<4>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/last_16_rounds_scanned_when_landed", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidLastRoundsScanned<16>, whole_sm_geometry<T>>, inclusive, model},
-        {"sweep/12_one_block_per_SM/items_as_laid/every_tile_scanned_when_landed", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidLastRoundsScanned<kEveryRound>, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/warp_stores/every_tile_scanned_when_landed", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWarpStoresScannedWhenLanded, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/cluster_pairs", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidClusterPairs, whole_sm_geometry<T>>, inclusive, model},
         {"sweep/12_one_block_per_SM/items_as_laid/warp_stores/window_totals", warp_specialized_scan<T, Op, false, WholeSmItemsAsLaidWarpStoresWindowTotals, whole_sm_geometry<T>>, inclusive, model},

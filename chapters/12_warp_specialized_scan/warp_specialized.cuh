@@ -1,4 +1,4 @@
-// Chapter 12, steps 2-14 - the warp-specialized single-pass scan.
+// Chapter 12, steps 2-15 - the warp-specialized single-pass scan.
 //
 // A persistent block (step 1) whose warps split the work:
 //
@@ -50,6 +50,9 @@
 //                       per SM, step 13's kernel with each compute warp bulk-storing its own part
 //                       of a tile (WarpStores) up to 48 rounds, step 13's kernel above
 //                       (stores_by_size_scan)
+//   15 scanned when     step 14 whose kernel above 48 rounds scans each tile alone when it lands
+//      landed           and publishes its aggregate before the rescan: what is left once the
+//                       prefix comes is a map, op(P, x), and a store (scanned_when_landed_scan)
 //
 // The sweep and the diagnostics (variants.cu) change one knob of step 6, 7, 8, 9 or 10 each: W
 // look-back warps taking turns, status words packed or spread, runs of K tiles per block of which
@@ -2791,6 +2794,19 @@ template <typename T, typename Op, bool kExclusive>
 void stores_by_size_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
   if (whole_sm_pays<T>(n, kTileStoresRounds)) warp_specialized_scan<T, Op, kExclusive, WholeSmItemsAsLaid, whole_sm_geometry<T>>(in, out, n, stream);
   else shape_by_size_scan<T, Op, kExclusive, WholeSmItemsAsLaidWarpStores, kWarpStoresRounds>(in, out, n, stream);
+}
+
+// Step 15: the tiles scanned when they land. Step 14 whose shape from kTileStoresRounds up, step
+// 13's kernel, scans every tile alone when it lands (LastRoundsScannedWhenLandedOf, R covering
+// every tile): the aggregate is published as soon as step 13's reduce would, and the lag's scans
+// at a block's end, one after another as their prefixes come, are each a map, op(P, x), and a
+// store. On the H200 that end is what is left of a launch at 2^26 (README: step 15); below 48
+// rounds step 14's shapes run unchanged (with warp stores the landing scan was slower).
+using WholeSmItemsAsLaidScannedWhenLanded = LastRoundsScannedWhenLandedOf<kEveryRound, WholeSmItemsAsLaid>;
+template <typename T, typename Op, bool kExclusive>
+void scanned_when_landed_scan(const T* in, T* out, std::size_t n, cudaStream_t stream) {
+  if (whole_sm_pays<T>(n, kTileStoresRounds)) warp_specialized_scan<T, Op, kExclusive, WholeSmItemsAsLaidScannedWhenLanded, whole_sm_geometry<T>>(in, out, n, stream);
+  else stores_by_size_scan<T, Op, kExclusive>(in, out, n, stream);
 }
 // (the sweep) step 12's kernel with three look-back warps taking turns instead of two: is the dip
 // after the ring fills (experiments.md: where a launch's DRAM time goes) the look-backs' queue?
