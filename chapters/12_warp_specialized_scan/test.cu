@@ -30,7 +30,7 @@ bool starts_with(const std::string& name, const char* prefix) { return name.rfin
 
 // The tile whose boundaries break a variant: step 1 and chapter 09 use chapter 09's tuned
 // tile, CUB one close to it, steps 2-9 and the sweep the 16 KiB tile of this chapter, step 10
-// (and its sweep and diagnostic rows, and the kernels of that shape of steps 12 to 14 with
+// (and its sweep and diagnostic rows, and the kernels of that shape of steps 12 to 15 with
 // their sweep rows) the 32 KiB one. Steps 11 to 15 take step 9's shape at every size these tests
 // use but those around their thresholds (launch after launch, below), and step 10's shape above.
 template <typename T, typename Op>

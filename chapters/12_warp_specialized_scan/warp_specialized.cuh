@@ -434,9 +434,9 @@ struct ItemsAsLaidOf : Base {
   static_assert(Base::kWarpPrefixSlots > 0 && !Base::kScanWhenLanded, "step 12's reduce, and its scan a lag later");
   static constexpr bool kItemsAsLaid = true;
 };
-// The sweep: step 13's kernel with the tiles of its last R rounds scanned alone when they land,
-// as ScanWhenLandedOf scans every tile, and all others reduced at landing and scanned a lag later
-// as before. A block's end is its lag's tiles scanned one after another as their prefixes come
+// Step 15's kernel (R covering every tile: kEveryRound), and the sweep's: step 13's kernel with
+// the tiles of its last R rounds scanned alone when they land, as ScanWhenLandedOf scans every
+// tile, and all others reduced at landing and scanned a lag later as before. A block's end is its lag's tiles scanned one after another as their prefixes come
 // (README: step 12); the last prefix comes about 4.4 us after the block's last aggregate, and
 // what follows it is that tile's whole scan. Scanned when it landed, what is left after the
 // prefix is a map, op(P, x) for every element. Step 12's kernel scanning every tile at landing
