@@ -1,13 +1,14 @@
-// Chapter 12 - where the time goes (main.cu --trace): the copy through the stages by ticket,
-// steps 5 to 10 (and step 10 dealt), and the sweep's tile pairs, two look-back warps with packed
-// status words, one with spread words, tiles by ticket (step 6; step 8's, drawn a tile ahead), a status word per
-// pair of tiles, look-backs that publish the P's of the tiles they passed (spread and packed
-// status words), the grid's prefix warp (spread and packed status words; 16 slabs a round; a run
-// of 8 tiles per lane), the lag held in the L2 (dealt round-robin and by ticket), and step 9 with
-// 64 tiles per look or its last two rounds by ticket, and steps 9 and 10 with the compute warps
-// looking back at the end (32 or 256 tiles per look), int32 sums, with their warps timing their
-// waits (Traced<Design> in warp_specialized.cuh); --variant picks among them as it picks the
-// table's rows. Per design and size, one row:
+// Chapter 12 - where the time goes (main.cu --trace): the copy through the stages by ticket, steps
+// 5 to 10 (and step 10 dealt), the one-block-per-SM kernels of steps 12 to 15 (step 12's as the
+// sweep's scan_without_block_barriers, and also scanning each tile when it lands), and the sweep's
+// tile pairs, two look-back warps with packed status words, one with spread words, tiles by ticket
+// (step 6; step 8's, drawn a tile ahead), a status word per pair of tiles, look-backs that publish
+// the P's of the tiles they passed (spread and packed status words), the grid's prefix warp (spread
+// and packed status words; 16 slabs a round; a run of 8 tiles per lane), the lag held in the L2
+// (dealt round-robin and by ticket), and step 9 with 64 tiles per look or its last two rounds by
+// ticket, and steps 9 and 10 with the compute warps looking back at the end (32 or 256 tiles per
+// look), int32 sums, with their warps timing their waits (Traced<Design> in warp_specialized.cuh);
+// --variant picks among them as it picks the table's rows. Per design and size, one row:
 //
 //   windows        windows of status words the look-back read per look-back (1 + slides
 //                  back); a look-back per tile, or per run of K tiles (tile pairs, a status
@@ -380,6 +381,8 @@ inline bool print_traces(const sg::Options& options, const sg::DeviceInfo& devic
                   print_trace_rows<WholeSmBarrierFree, whole_sm_geometry<std::int32_t>>("sweep/10_one_block_per_SM/scan_without_block_barriers", options, device) &&
                   print_trace_rows<WholeSmScanWhenLanded, whole_sm_geometry<std::int32_t>>("diagnostic/12_one_block_per_SM/scan_when_landed/inclusive", options, device) &&
                   print_trace_rows<WholeSmItemsAsLaid, whole_sm_geometry<std::int32_t>>("diagnostic/12_one_block_per_SM/items_as_laid/inclusive", options, device) &&
+                  print_trace_rows<WholeSmItemsAsLaidWarpStores, whole_sm_geometry<std::int32_t>>("diagnostic/14_one_block_per_SM/warp_stores/inclusive", options, device) &&
+                  print_trace_rows<WholeSmItemsAsLaidScannedWhenLanded, whole_sm_geometry<std::int32_t>>("diagnostic/15_one_block_per_SM/inclusive", options, device) &&
                   print_trace_rows<WholeSmItemsAsLaidWindowTotals, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/items_as_laid/window_totals", options, device) &&
                   print_trace_rows<WholeSmItemsAsLaidWalkOn<2>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/items_as_laid/walk_on_2_windows", options, device) &&
                   print_trace_rows<WholeSmItemsAsLaidWalkOn<4>, whole_sm_geometry<std::int32_t>>("sweep/12_one_block_per_SM/items_as_laid/walk_on_4_windows", options, device) &&
