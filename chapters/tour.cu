@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   defaults.sizes = {std::size_t{1} << 18, std::size_t{1} << 22, std::size_t{1} << 26};
   defaults.iters = 20;
   defaults.warmup = 3;
+  defaults.variant_names = tour::variant_names;
   return sg::program_main(argc, argv, "the Scan Gallery tour: every chapter's variants against a copy", defaults,
                           [](const sg::Options& options, const sg::DeviceInfo& device) {
     const bool scans_valid = sg::with_type_and_op(options, [&](auto element, auto op) {

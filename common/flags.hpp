@@ -12,13 +12,16 @@
 //   --check/--no-check  validate against the CPU reference (default: check)
 //   --no-timing         validate only: no copy baseline, no timed runs
 //   --repeat R          with --n suite: every size R times, fresh data each time (stress)
+//   --list              print the variant names, one a line, and exit (no GPU needed)
 //   --help
 //
 // A chapter that needs a flag of its own (chapter 10's --keep) lists it in
 // Options::extra_flags: its name, its help line and a function that parses its value. One
 // that has no use for a shared flag (chapter 10 has no operator) lists it in
 // Options::refused_flags with the reason: naming it is then an error, and --help omits it.
-// Unknown flags and bad values throw UsageError; main() prints it and exits with code 2.
+// Unknown flags and bad values throw UsageError; main() prints it and exits with code 2, as it
+// does for a --variant entry that matches no name of Options::variant_names (a typo would
+// otherwise print an empty table and pass).
 #pragma once
 
 #include <algorithm>
@@ -66,8 +69,11 @@ struct Options {
   bool suite = false;  // --n suite: sizes are filled in from the seed once it is known
   int repeat = 1;
   bool help = false;
+  bool list = false;
   std::vector<ExtraFlag> extra_flags;
   std::vector<RefusedFlag> refused_flags;
+  // The names --variant selects from, for these options' type and operator (--list prints them).
+  std::function<std::vector<std::string>(const Options&)> variant_names;
 };
 
 // Exit codes shared by every program.
@@ -225,6 +231,9 @@ inline Options parse_options(int argc, const char* const* argv, Options options 
       options.timing = false;
     } else if (flag == "--repeat") {
       options.repeat = detail::parse_count(take_value(), flag, 1);
+    } else if (flag == "--list") {
+      no_value();
+      options.list = true;
     } else if (flag == "--help" || flag == "-h") {
       no_value();
       options.help = true;
@@ -276,7 +285,8 @@ inline std::string usage(const std::string& program, const std::string& descript
     name.resize(std::max<std::size_t>(name.size(), 17), ' ');
     text << "  " << name << " " << extra.help << "\n";
   }
-  text << "  --help            this text\n\n"
+  text << "  --list            print the variant names, one a line\n"
+       << "  --help            this text\n\n"
        << "exit codes: 0 ok, 1 a result was wrong, 2 bad flags, 3 no CUDA device or not enough memory\n";
   return text.str();
 }
@@ -293,6 +303,18 @@ inline bool variant_selected(const Options& options, const std::string& name) {
     }
   }
   return false;
+}
+
+// Every --variant entry must select at least one of `names`: a UsageError names the first that
+// does not.
+inline void require_variants_match(const Options& options, const std::vector<std::string>& names) {
+  for (const std::string& wanted : options.variants) {
+    Options one;
+    one.variants = {wanted};
+    bool matched = false;
+    for (const std::string& name : names) matched = matched || variant_selected(one, name);
+    if (!matched) throw UsageError("--variant: no variant matches '" + wanted + "' (run with --list to see the names)");
+  }
 }
 
 }  // namespace sg

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <new>
 #include <string>
+#include <vector>
 
 namespace sg {
 
@@ -28,6 +29,16 @@ int program_main(int argc, char** argv, const std::string& title, const Options&
     if (options.help) {
       std::printf("%s", usage(argc > 0 ? argv[0] : "program", title, defaults).c_str());
       return kExitOk;
+    }
+    if (options.variant_names) {
+      const std::vector<std::string> names = options.variant_names(options);
+      if (options.list) {
+        for (const std::string& name : names) std::printf("%s\n", name.c_str());
+        return kExitOk;
+      }
+      require_variants_match(options, names);
+    } else if (options.list) {
+      throw UsageError("--list: this program has no list of variants");
     }
     if (!options.seed_given) {
       options.seed = fresh_seed();
@@ -75,9 +86,27 @@ bool run_chapter(const Options& options, const DeviceInfo& device, AfterSize&& a
   });
 }
 
+// The names of a chapter's variants for the options' type and operator.
+template <typename Chapter>
+std::vector<std::string> variant_names(const Options& options) {
+  std::vector<std::string> names;
+  with_type_and_op(options, [&](auto element, auto op) {
+    for (const auto& variant : Chapter::template variants<decltype(element), decltype(op)>()) names.push_back(variant.name);
+    return true;
+  });
+  return names;
+}
+
+// A chapter program's defaults: `defaults`, with the chapter's variant names for --list and --variant.
+template <typename Chapter>
+Options chapter_options(Options defaults = Options{}) {
+  defaults.variant_names = variant_names<Chapter>;
+  return defaults;
+}
+
 template <typename Chapter>
 int chapter_main(int argc, char** argv, const Options& defaults = Options{}) {
-  return program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, defaults,
+  return program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, chapter_options<Chapter>(defaults),
                       [](const Options& options, const DeviceInfo& device) { return run_chapter<Chapter>(options, device); });
 }
 

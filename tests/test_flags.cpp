@@ -95,9 +95,24 @@ TEST_CASE("flags: --variant selects by substring, or by prefix with ^; no filter
   CHECK(sg::variant_selected(options, "anything"));
 }
 
+TEST_CASE("flags: --list, and a --variant entry that matches no name is an error") {
+  CHECK(parse({"--list"}).list);
+  CHECK_THROWS_AS(parse({"--list=yes"}), sg::UsageError);
+  const std::vector<std::string> names = {"1_bulk_loads", "6_one_block_per_SM/inclusive", "baseline/cub/inclusive"};
+  sg::Options options;
+  CHECK_NOTHROW(sg::require_variants_match(options, names));  // no filter
+  options.variants = {"^6_", "cub"};
+  CHECK_NOTHROW(sg::require_variants_match(options, names));
+  options.variants = {"^6_", "6_one_blok"};  // a typo in one entry
+  CHECK_THROWS_WITH_AS(sg::require_variants_match(options, names),
+                       "--variant: no variant matches '6_one_blok' (run with --list to see the names)", sg::UsageError);
+  options.variants = {"^inclusive"};  // a prefix, not a substring
+  CHECK_THROWS_AS(sg::require_variants_match(options, names), sg::UsageError);
+}
+
 TEST_CASE("flags: usage names every flag and the exit codes") {
   const std::string text = sg::usage("prog", "what it does");
-  for (const char* flag : {"--n", "--iters", "--warmup", "--seed", "--variant", "--type", "--op", "--csv", "--check", "--no-check", "--no-timing", "--repeat", "--help"})
+  for (const char* flag : {"--n", "--iters", "--warmup", "--seed", "--variant", "--type", "--op", "--csv", "--check", "--no-check", "--no-timing", "--repeat", "--list", "--help"})
     CHECK(text.find(flag) != std::string::npos);
   CHECK(text.find("exit codes") != std::string::npos);
 }

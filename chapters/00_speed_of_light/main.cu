@@ -44,7 +44,7 @@ void print_machine_balance(const sg::DeviceInfo& device, double copy_gb_per_s) {
 
 int main(int argc, char** argv) {
   using Chapter = ch00::Chapter;
-  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::Options{},
+  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::chapter_options<Chapter>(),
                           [](const sg::Options& options, const sg::DeviceInfo& device) {
     double copy_gb_per_s = 0.0;
     // After the GPU rows of each size: the CPU's sequential scan, the O(n) reference.

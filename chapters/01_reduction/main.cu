@@ -31,7 +31,7 @@ std::string tree_grids(std::size_t n) {
 
 int main(int argc, char** argv) {
   using Chapter = ch01::Chapter;
-  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::Options{},
+  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::chapter_options<Chapter>(),
                           [](const sg::Options& options, const sg::DeviceInfo& device) {
     auto launch_plan = [&](auto& bench) {
       if (options.csv) return;

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   sg::Options defaults;
   defaults.sizes = {std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 26,
                     (std::size_t{1} << 26) + 1};
-  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, defaults,
+  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::chapter_options<Chapter>(defaults),
                           [](const sg::Options& options, const sg::DeviceInfo& device) {
     auto launch_floor_rows = [&](auto& bench) {
       if (!options.timing) return;  // nothing to compare with (and no empty launches under the profiler)

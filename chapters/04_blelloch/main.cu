@@ -61,7 +61,7 @@ void print_bank_model(const sg::Options& options) {
 
 int main(int argc, char** argv) {
   using Chapter = ch04::Chapter;
-  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::Options{},
+  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::chapter_options<Chapter>(),
                           [](const sg::Options& options, const sg::DeviceInfo& device) {
     const bool valid = sg::run_chapter<Chapter>(options, device);
     if (!options.csv) print_bank_model(options);

@@ -13,7 +13,7 @@
 
 int main(int argc, char** argv) {
   using Chapter = ch06::Chapter;
-  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::Options{},
+  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::chapter_options<Chapter>(),
                           [](const sg::Options& options, const sg::DeviceInfo& device) {
     auto print_levels = [&](auto& bench) {
       if (options.csv) return;

@@ -26,7 +26,7 @@ void print_grid(const char* name, std::size_t n, const sg::DeviceInfo& device) {
 
 int main(int argc, char** argv) {
   using Chapter = ch07::Chapter;
-  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::Options{},
+  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::chapter_options<Chapter>(),
                           [](const sg::Options& options, const sg::DeviceInfo& device) {
     auto print_grids = [&](auto& bench) {
       if (options.csv) return;

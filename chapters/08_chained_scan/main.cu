@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
   sg::Options defaults;
   defaults.sizes = {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 26};
   defaults.iters = 20;
-  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, defaults,
+  return sg::program_main(argc, argv, std::string(Chapter::id) + ": " + Chapter::title, sg::chapter_options<Chapter>(defaults),
                           [](const sg::Options& options, const sg::DeviceInfo& device) {
     auto print_handoffs = [&](auto& bench, const std::vector<sg::ReportRow>& rows) {
       if (options.csv || !options.timing) return;

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   };
   // The shared flags this program has no use for: naming one is an error, not a silent no-op.
   defaults.refused_flags = {{"--op", "chapter 10 compacts; it has no operator (its predicates are --rule)"}};
+  defaults.variant_names = [](const sg::Options& options) { return ch10::variant_names(options, ""); };
   return sg::program_main(argc, argv, std::string(ch10::Chapter::id) + ": " + ch10::Chapter::title, defaults,
                           [&](const sg::Options& options, const sg::DeviceInfo& device) {
                             return ch10::run_program(options, device, keep, rules);

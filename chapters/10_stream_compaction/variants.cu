@@ -64,6 +64,13 @@ bool run_for(const sg::Options& options, const sg::DeviceInfo& device, const Tab
   return run_compaction_table(labelled, options, device, choices, prefix);
 }
 
+template <typename T>
+std::vector<std::string> names_for(const std::string& prefix) {
+  std::vector<std::string> names = {prefix + "cpu/loop", prefix + "cpu/with_scan"};
+  for (const Compactor<T>& v : Chapter::variants<T>()) names.push_back(prefix + v.name);
+  return names;
+}
+
 bool run_typed(const sg::Options& options, const sg::DeviceInfo& device, const TableChoices& choices, const std::string& prefix) {
   if (options.type == "int64") return run_for<std::int64_t>(options, device, choices, prefix);
   if (options.type == "float") return run_for<float>(options, device, choices, prefix);
@@ -96,6 +103,12 @@ bool run_program(const sg::Options& options, const sg::DeviceInfo& device, const
   choices.keep = keep;
   choices.rules = rules;
   return run_typed(options, device, choices, "");
+}
+
+std::vector<std::string> variant_names(const sg::Options& options, const std::string& prefix) {
+  if (options.type == "int64") return names_for<std::int64_t>(prefix);
+  if (options.type == "float") return names_for<float>(prefix);
+  return names_for<std::int32_t>(prefix);
 }
 
 bool tour_table(const sg::Options& options, const sg::DeviceInfo& device) {

@@ -25,5 +25,8 @@ bool run_program(const sg::Options& options, const sg::DeviceInfo& device, const
 
 // The tour's part: this chapter's table at keep 0.5 (x > t), rows prefixed "10 ".
 bool tour_table(const sg::Options& options, const sg::DeviceInfo& device);
+// The names --variant selects from (the compactions of --type and the CPU rows), each after `prefix`.
+std::vector<std::string> variant_names(const sg::Options& options, const std::string& prefix);
+inline std::vector<std::string> tour_table_names(const sg::Options& options) { return variant_names(options, "10 "); }
 
 }  // namespace ch10

@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
       {"--timeline", "", "after each timed row, the median run drawn per GPU: the phase before the exchange, the exchange, the phase after",
        [&](const std::string&) { timeline = true; }},
   };
-  return sg::program_main(argc, argv, std::string(ch11::Chapter::id) + ": " + ch11::Chapter::title, defaults,
+  return sg::program_main(argc, argv, std::string(ch11::Chapter::id) + ": " + ch11::Chapter::title, sg::chapter_options<ch11::Chapter>(defaults),
                           [&](const sg::Options& options, const sg::DeviceInfo& device) {
                             if (gpu_counts.empty()) {
                               const int visible = ch11::visible_gpus();
