@@ -42,6 +42,7 @@ declare -A lines=(
   [08_chained_scan]="chained/fenced,chained/release_acquire,chained/packed,chained/packed/256x32B"
   [09_decoupled_lookback]="v1/,v2/,v3/,v4/tuned/inclusive,baseline/cub/inclusive"
   [10_stream_compaction]="map_scan_scatter/ch09,fused/ballot_lookback,baseline/cub/select_if,baseline/thrust/copy_if"
+  [12_warp_specialized_scan]="1_bulk_loads,2_lookback_warp,3_device_geometry,4_sector_status,5_prefetch_next_tile,6_one_block_per_SM/inclusive,baseline/ch09_v4/inclusive,baseline/cub/inclusive"
 )
 # Flags a chapter's runs need besides the sizes (chapter 10: half of the elements kept).
 declare -A extra_flags=(
@@ -49,7 +50,7 @@ declare -A extra_flags=(
 )
 # The gallery plot shows the scans: chapter 10 compacts (its "x copy" is below 1 by design).
 gallery_chapters="00_speed_of_light 01_reduction 02_global_memory_scan 03_hillis_steele 04_blelloch 05_block_scan
-  06_scan_then_propagate 07_reduce_then_scan 08_chained_scan 09_decoupled_lookback"
+  06_scan_then_propagate 07_reduce_then_scan 08_chained_scan 09_decoupled_lookback 12_warp_specialized_scan"
 # The full-array chapters' suite scatters: the variants drawn.
 declare -A suite_lines=(
   [02_global_memory_scan]="blelloch_remapped/inclusive"

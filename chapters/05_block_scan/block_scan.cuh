@@ -138,35 +138,6 @@ struct BlockScan {
     return op(before_warp, ch03::warp_exclusive_from_inclusive(inclusive, op));
   }
 
-  // The tile scanned on its own (no tile prefix) with one barrier instead of two: after it,
-  // every warp scans the warp totals itself (a few shuffles each) and takes what comes before
-  // it, where scan() has warp 0 alone do that between two barriers while the other warps wait.
-  // Returns the tile's total in every thread. A block that calls it again must pass another
-  // TempStorage, or cross a barrier first. (Chapter 12 scans a tile this way the moment it
-  // lands and combines the tile's prefix into every element later: op(P, x0 ... xi) is the
-  // scan's element i for any associative operator.)
-  template <bool kExclusive, typename Op>
-  __device__ static T scan_alone_one_barrier(T (&items)[kItems], Op op, TempStorage& temp) {
-    T tile_total;
-    rescan<kExclusive>(items, op, before_thread_alone_one_barrier(thread_reduce(items, op), op, temp, tile_total));
-    return tile_total;
-  }
-
-  // Phase 2 of scan_alone_one_barrier() alone, from this thread's total: everything before this
-  // thread's first item inside the tile, and the tile's total in every thread. (Chapter 12 scans
-  // items it keeps in another order, and publishes the total before it rescans them.)
-  template <typename Op>
-  __device__ static T before_thread_alone_one_barrier(T thread_total, Op op, TempStorage& temp, T& tile_total) {
-    const int warp = static_cast<int>(threadIdx.x) / ch03::kWarpSize;
-    const int lane = ch03::lane_id();
-    const T before_me_in_warp = scan_within_warp(thread_total, op, temp);
-    Barrier::sync();
-    const T inclusive = ch03::warp_inclusive_scan(lane < kWarps ? temp.warp_prefix[lane] : Op::template identity<T>(), op);
-    const T before_warp = __shfl_sync(ch03::kFullWarp, ch03::warp_exclusive_from_inclusive(inclusive, op), warp);
-    tile_total = ch03::warp_broadcast_last(inclusive);
-    return op(before_warp, before_me_in_warp);
-  }
-
   // The tile's total, combined strictly in order (phases 1 and 2 without the rescan): for
   // the upsweep of chapter 07, where chapter 01's butterfly reduction would reorder the
   // operands of a non-commutative operator. The total is valid in every lane of warp 0 only.
