@@ -367,10 +367,14 @@ __device__ void look_back_warp(const Status& status, Ring<T>& ring, int stage_co
   }
 }
 // (compute thread 0) The tiles ran out at ring position `last`: each look-back warp waits at one
-// of the kWarps positions from there on. Tell each that there is nothing more.
+// of the kWarps positions from there on. Tell each that there is nothing more. The producer wrote
+// kNoTile at `last`, where every compute thread reads it: only the positions after it are written
+// (they hold tiles of the last lap, scanned already, since S >= L + 2).
 template <typename T, int kWarps>
 __device__ void stop_look_back_warps(Ring<T>& ring, RingPosition last, int stage_count) {
-  for (int w = 0; w < kWarps; ++w, last.advance(stage_count)) {
+  arrive(&ring.reduced[last.stage]);
+  for (int w = 1; w < kWarps; ++w) {
+    last.advance(stage_count);
     ring.tile_of[last.stage] = kNoTile;
     arrive(&ring.reduced[last.stage]);
   }
