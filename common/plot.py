@@ -144,6 +144,8 @@ def log2_axis(ax):
 def draw_sweep(rows, device, title, output):
     plt = need_matplotlib()
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 8), sharex=True)
+    for ax in (top, bottom):  # 20 colours: the gallery has more lines than the default 10
+        ax.set_prop_cycle(color=plt.get_cmap("tab20").colors)
     for name, points in series(rows).items():
         ns = [p[0] for p in points]
         style = dict(linestyle="--", linewidth=2, color="black" if name == COPY else None) if is_reference(name) else dict(marker="o", markersize=3)

@@ -119,7 +119,7 @@ __device__ __forceinline__ T window_total_in_tile_order(T value, Op op) {
   return combine_window_in_tile_order(value, op);
 }
 
-// What a look-back did (chapter 12's --trace).
+// What a look-back did: its looks, counted when a caller asks (an instrumented build).
 struct LookCounts {
   unsigned windows = 0;  // windows read: 1 + how many times it slid further back
   unsigned repolls = 0;  // looks again at a window with a needed tile still in X
