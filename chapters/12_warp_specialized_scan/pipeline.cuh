@@ -387,8 +387,9 @@ struct Geometry {
 };
 // As many stages of `tile_bytes` as the SM's shared memory holds for `blocks_per_sm` blocks
 // (less each block's static shared memory and the 1 KiB the driver keeps per block), and a lag
-// that leaves two stages loading: of S stages, L + 1 are reduced and wait for their scan, one is
-// being stored, and S - L - 2 = 2 bring bytes in (Little's law: README).
+// that leaves two stages loading: of S stages, L + 1 hold reduced tiles, from the one being
+// scanned and stored to the one just reduced, and S - L - 1 = 2 bring bytes in (Little's law:
+// README).
 inline Geometry device_geometry(int blocks_per_sm, std::size_t tile_bytes, std::size_t static_bytes) {
   const int device = sg::current_device();
   int per_sm = 0, per_block = 0;
