@@ -104,52 +104,15 @@ __device__ __forceinline__ T combine_window_in_tile_order(T value, Op op) {
 __host__ __device__ constexpr unsigned lanes_up_to_nearest_p(unsigned inclusive) { return (inclusive & -inclusive) * 2u - 1u; }
 static_assert(lanes_up_to_nearest_p(0b10100u) == 0b111u && lanes_up_to_nearest_p(0u) == ~0u);
 
-// The whole window's total alone, for a look-back that publishes nothing of what it passed. For a
-// sum of 32-bit integers (commutative, so the order of the lanes does not matter) the warp's own
-// reduction instruction gives it in one step (redux.sync, sm_80 on), where the scan above is five
-// shuffles in a chain; every other operator and type takes the scan. Chapter 12 tried it for its
-// look-back warps, which share their SM with compute warps that keep the shuffle unit busy: each
-// look was quicker, and the scan slower (its experiments.md: the look-back warp's own instructions).
-template <typename T, typename Op>
-__device__ __forceinline__ T window_total_in_tile_order(T value, Op op) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (std::is_same_v<Op, sg::Sum> && (std::is_same_v<T, int> || std::is_same_v<T, unsigned int>))
-    return static_cast<T>(__reduce_add_sync(ch03::kFullWarp, value));
-#endif
-  return combine_window_in_tile_order(value, op);
-}
-
-// What a look-back did: its looks, counted when a caller asks (an instrumented build).
-struct LookCounts {
-  unsigned windows = 0;  // windows read: 1 + how many times it slid further back
-  unsigned repolls = 0;  // looks again at a window with a needed tile still in X
-};
-
 // kInitialDelayNs: sleep once before the first look (the nearest predecessors are loading
 // their tiles at the same time as we are: their aggregates are about a load away);
 // kPollDelayNs: sleep between looks at a window that is not ready yet (every look reads 32
 // status words from the hottest lines of the L2, which slows the stores that publish them).
 // Both only when the grid is large (kSleepFromBlocks, as CUB does): a small grid has few
 // waiters, nothing to contend for, and every nanosecond slept is latency. 0: never sleep.
-// kTilesPerLane: the window is W = kTilesPerLane slabs of 32 tiles: lane i watches tiles
-// base - 32k - i, k = 0 .. W-1, one coalesced load per slab, all W issued before any is used:
-// one round trip to the L2 walks back 32 W tiles (chapter 12, whose look-backs are deep).
-// kPublishWindows (chapter 12): the look-back also publishes the P of every tile it passed
-// over in its nearest kPublishWindows windows: it combined their aggregates anyway, and a
-// look-back that meets them later stops there instead of walking on (W = 1). Measured slower
-// (chapter 12's README): the extra stores go to the lines every look-back is polling.
-// kRepollWaitingOnly (chapter 12): a look again at a window that was not ready re-reads only
-// the lanes still in X. An A or a P read once stays valid (a P only lets a later look-back stop
-// sooner), so the other lanes' requests to the L2 are waste.
-// kWindowTotals (chapter 12): each slab's total by window_total_in_tile_order, not by the scan
-// and a shuffle from lane 0 (the scan stays for kPublishWindows, which needs every lane's part).
-template <unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0, int kTilesPerLane = 1, int kPublishWindows = 0,
-          bool kRepollWaitingOnly = false, bool kWindowTotals = false>
+template <unsigned kInitialDelayNs = 0, unsigned kPollDelayNs = 0>
 struct WarpLookBack {
-  static_assert(kPublishWindows == 0 || kTilesPerLane == 1, "publishing the tiles passed over: windows of one slab");
-  static_assert(!kWindowTotals || kPublishWindows == 0, "publishing the tiles passed over needs every lane's scan");
   static constexpr unsigned kSleepFromBlocks = 512;
-  static constexpr int kWindow = ch03::kWarpSize * kTilesPerLane;
 
   template <typename T, typename Op, typename Status>
   __device__ static T exclusive_prefix(const Status& status, std::size_t tile, T tile_total, Op op, const sg::Watchdog& dog) {
@@ -170,99 +133,39 @@ struct WarpLookBack {
 
   // The look-back itself, for a tile > 0 whose aggregate is already published: returns the
   // exclusive prefix in every lane and publishes the tile's P. (Chapter 12 calls it from a warp
-  // of its own, after the warps that reduced the tile have published its A.) `counts`, if
-  // given, counts the looks (each a round trip to the L2) in lane 0: windows, and looks again
-  // at a window that still had a needed tile in X.
+  // of its own, after the warps that reduced the tile have published its A.)
   template <typename T, typename Op, typename Status>
-  __device__ static T resolve(const Status& status, std::size_t tile, T tile_total, Op op, const sg::Watchdog& dog, bool sleep,
-                              LookCounts* counts = nullptr) {
-    constexpr int W = kTilesPerLane;
+  __device__ static T resolve(const Status& status, std::size_t tile, T tile_total, Op op, const sg::Watchdog& dog, bool sleep) {
     const int lane = ch03::lane_id();
     if (kInitialDelayNs > 0 && sleep) __nanosleep(kInitialDelayNs);
     T prefix = Op::template identity<T>();
     sg::WaitBudget budget(dog);
-    // (kPublishWindows) window m's lanes scanned in tile order, which of them were in A, and
-    // the windows beyond those kept, combined
-    constexpr int kKept = kPublishWindows > 0 ? kPublishWindows : 1;
-    T passed[kKept];
-    unsigned passed_aggregates[kKept];
-    T beyond_kept = Op::template identity<T>();
-    int windows = 0;
     bool gave_up = false;
-    for (long long base = static_cast<long long>(tile) - 1;; base -= kWindow, ++windows) {
-      // slab k, lane i: tile base - 32k - i; before tile 0, an inclusive identity. The loads
-      // come first and unconditionally (tile 0 stands in for a tile before it), so that all W
-      // are in flight at once.
-      Observed<T> seen[W];
-      unsigned inclusive[W], invalid[W];
-      int first_p = W;  // the first slab with a P (W: none)
-      auto look = [&](bool again) {
-#pragma unroll
-        for (int k = 0; k < W; ++k) {
-          const long long j = base - static_cast<long long>(k) * ch03::kWarpSize - lane;
-          if (kRepollWaitingOnly && again && seen[k].status != kInvalid) continue;  // an A or a P stays valid
-          seen[k] = status.poll(static_cast<std::size_t>(j >= 0 ? j : 0));
-        }
-        first_p = W;
-#pragma unroll
-        for (int k = W - 1; k >= 0; --k) {
-          const long long j = base - static_cast<long long>(k) * ch03::kWarpSize - lane;
-          if (j < 0) seen[k] = Observed<T>{kInclusive, Op::template identity<T>()};
-          inclusive[k] = __ballot_sync(ch03::kFullWarp, seen[k].status == kInclusive);
-          invalid[k] = __ballot_sync(ch03::kFullWarp, seen[k].status == kInvalid);
-          if (inclusive[k] != 0) first_p = k;
-        }
+    for (long long base = static_cast<long long>(tile) - 1;; base -= ch03::kWarpSize) {
+      // lane i watches tile base - i; before tile 0, an inclusive identity. The load comes first
+      // and unconditionally (tile 0 stands in for a tile before it).
+      const long long j = base - lane;
+      Observed<T> seen;
+      unsigned inclusive = 0, invalid = 0;
+      auto look = [&] {
+        seen = status.poll(static_cast<std::size_t>(j >= 0 ? j : 0));
+        if (j < 0) seen = Observed<T>{kInclusive, Op::template identity<T>()};
+        inclusive = __ballot_sync(ch03::kFullWarp, seen.status == kInclusive);
+        invalid = __ballot_sync(ch03::kFullWarp, seen.status == kInvalid);
       };
-      // the lanes of slab k that matter: all of them before the first P's slab, in it lanes
-      // 0 .. the first P, none after it
-      auto needed = [&](int k) { return k < first_p ? ~0u : k == first_p ? lanes_up_to_nearest_p(inclusive[k]) : 0u; };
-      auto first_waiting = [&]() -> long long {  // the nearest needed tile still in X, or -1
-#pragma unroll
-        for (int k = 0; k < W; ++k)
-          if ((invalid[k] & needed(k)) != 0) return base - static_cast<long long>(k) * ch03::kWarpSize - (__ffs(invalid[k] & needed(k)) - 1);
-        return -1;
-      };
-      look(false);
-      if (counts != nullptr) ++counts->windows;
-      for (long long waiting = first_waiting(); waiting >= 0; waiting = first_waiting()) {
-        gave_up = __shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(tile, static_cast<unsigned long long>(waiting)), 0);
+      look();
+      // wait until every lane up to the nearest P (all 32 if none) has left X
+      for (unsigned waiting = invalid & lanes_up_to_nearest_p(inclusive); waiting != 0;
+           waiting = invalid & lanes_up_to_nearest_p(inclusive)) {
+        const unsigned long long nearest = static_cast<unsigned long long>(base - (__ffs(waiting) - 1));
+        gave_up = __shfl_sync(ch03::kFullWarp, lane == 0 && !budget.keep_waiting(tile, nearest), 0);
         if (gave_up) break;  // the launch is reported failed; finish quickly
         if (kPollDelayNs > 0 && sleep) __nanosleep(kPollDelayNs);
-        look(true);
-        if (counts != nullptr) ++counts->repolls;
+        look();
       }
-      // the window in tile order: the slabs from the earliest (k = W - 1) to the nearest, each
-      // combined across its lanes by combine_window_in_tile_order
-      T window = Op::template identity<T>();
-#pragma unroll
-      for (int k = W - 1; k >= 0; --k) {
-        if (k > first_p) continue;  // (warp-uniform) beyond the nearest P
-        const T mine = (needed(k) >> lane) & 1u ? seen[k].value : Op::template identity<T>();
-        if constexpr (kWindowTotals) {
-          window = op(window, window_total_in_tile_order(mine, op));
-          continue;
-        }
-        const T scanned = scan_window_in_tile_order(mine, op);
-        window = op(window, __shfl_sync(ch03::kFullWarp, scanned, 0));  // lane 0: the whole slab
-        if constexpr (kPublishWindows > 0) {
-#pragma unroll
-          for (int m = 0; m < kKept; ++m)  // (indices known at compile time: registers)
-            if (m == windows) passed[m] = scanned, passed_aggregates[m] = needed(k) & ~inclusive[k];
-        }
-      }
-      if (kPublishWindows > 0 && windows >= kKept) beyond_kept = op(window, beyond_kept);
-      prefix = op(window, prefix);  // this window precedes what we had
-      if (first_p < W || gave_up) break;
-    }
-    if constexpr (kPublishWindows > 0) {
-      // from the farthest kept window to the nearest: what came before it, then its lanes
-      T before = beyond_kept;
-#pragma unroll
-      for (int m = kKept - 1; m >= 0; --m) {
-        if (m > windows || gave_up) continue;  // (warp-uniform) not walked
-        if ((passed_aggregates[m] >> lane) & 1u) status.publish(tile - 1 - kWindow * m - lane, kInclusive, op(before, passed[m]));
-        before = op(before, __shfl_sync(ch03::kFullWarp, passed[m], 0));
-      }
+      const T mine = (lanes_up_to_nearest_p(inclusive) >> lane) & 1u ? seen.value : Op::template identity<T>();
+      prefix = op(combine_window_in_tile_order(mine, op), prefix);  // this window precedes what we had
+      if (inclusive != 0 || gave_up) break;
     }
     if (lane == 0) status.publish(tile, kInclusive, op(prefix, tile_total));
     return prefix;
