@@ -156,19 +156,8 @@ __device__ void ladder_compute(T* __restrict__ out, const Layout& layout, T* sta
         break;
       }
       read_stage<true>(stages + static_cast<std::size_t>(s) * kTile, items);
-      const T total = Scan::reduce(items, op, control.reduce_storage);
-      if (threadIdx.x == 0) {
-        control.aggregate[s] = total;
-        status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);  // at once: other blocks wait for it
-        arrive(&control.reduced[s]);
-      }
-      // Early release: the last bulk store was issued a reduce ago and has read its stage by
-      // now; hand the stage back a tile sooner than at the next store.
-      if (stored >= 0) {
-        if (threadIdx.x == 0) wait_bulk_store_reads<0>();
-        arrive(&control.empty[stored]);
-        stored = -1;
-      }
+      publish_aggregate(control, s, status, tile, Scan::reduce(items, op, control.reduce_storage));
+      release_stored(control, stored, threadIdx.x == 0);  // early release
       if (++waiting > lag) scan_and_store();
       else ComputeBarrier<L::kComputeThreads>::sync();  // warp 0 has read reduce_storage before the next reduce writes it
     }

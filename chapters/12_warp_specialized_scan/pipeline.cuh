@@ -366,6 +366,26 @@ __device__ void look_back_warp(const Status& status, Ring<T>& ring, int stage_co
     for (int w = 0; w < kWarps; ++w) at.advance(stage_count);
   }
 }
+// (compute warps) Tile k's aggregate, the moment it is reduced: other blocks wait for it, and
+// a look-back warp of this block takes it from the ring.
+template <typename T, typename Status>
+__device__ __forceinline__ void publish_aggregate(Ring<T>& ring, int s, const Status& status, unsigned long long tile, T total) {
+  if (threadIdx.x == 0) {
+    ring.aggregate[s] = total;
+    status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);
+    arrive(&ring.reduced[s]);
+  }
+}
+// (compute warps) Early release: the last bulk store was issued a reduce ago and has read its
+// stage by now (rarely a wait), so the stage goes back to the producer a tile sooner than at the
+// next store. `issuer`: the thread that issued that store.
+template <typename T>
+__device__ __forceinline__ void release_stored(Ring<T>& ring, int& stored, bool issuer) {
+  if (stored < 0) return;
+  if (issuer) wait_bulk_store_reads<0>();
+  arrive(&ring.empty[stored]);
+  stored = -1;
+}
 // (compute thread 0) The tiles ran out at ring position `last`: each look-back warp waits at one
 // of the kWarps positions from there on. Tell each that there is nothing more. The producer wrote
 // kNoTile at `last`, where every compute thread reads it: only the positions after it are written

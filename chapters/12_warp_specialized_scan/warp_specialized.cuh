@@ -202,19 +202,8 @@ __device__ void compute(T* __restrict__ out, const Layout& layout, T* stages, in
     // Tile k: reduce it and publish its aggregate at once, since other blocks wait for it.
     T* landed = stages + static_cast<std::size_t>(s) * kTile;
     read_stage<false>(landed, items);
-    const T total = Laid::reduce(items, op, control.reduce_storage[reduces++ & 1u], control.warp_before[s]);
-    if (threadIdx.x == 0) {
-      control.aggregate[s] = total;
-      status.publish(tile, tile == 0 ? ch09::kInclusive : ch09::kAggregate, total);
-      arrive(&control.reduced[s]);
-    }
-    // Early release: the last bulk store was issued a reduce ago and has read its stage by now
-    // (rarely a wait): the stage goes back to the producer a tile sooner than at the next store.
-    if (stored >= 0) {
-      if (lane == 0) wait_bulk_store_reads<0>();
-      arrive(&control.empty[stored]);
-      stored = -1;
-    }
+    publish_aggregate(control, s, status, tile, Laid::reduce(items, op, control.reduce_storage[reduces++ & 1u], control.warp_before[s]));
+    release_stored(control, stored, lane == 0);  // early release: each warp's lane 0 issued its part's store
     if (++waiting > lag) scan_and_store();
   }
   while (waiting > 0) scan_and_store();  // the block's end: the lag, as its prefixes come
