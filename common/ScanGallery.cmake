@@ -123,8 +123,15 @@ function(add_chapter folder)
   add_executable(${folder}_tests "${dir}/test.cu")
   target_link_libraries(${folder}_tests PRIVATE ${folder}_variants scan_gallery_test_main)
   # Building one chapter (--target <NN_idea>) builds its tests too, so `ctest -L chapterNN`
-  # right after it finds every test of the chapter built.
-  add_dependencies(${folder} ${folder}_tests)
+  # right after it finds every test of the chapter built. With Ninja the tests are a file the
+  # program's link step needs, so main.cu compiles side by side with the tests and the variants
+  # (a target dependency would hold it back until the tests were linked: 63 s for chapter 12 on
+  # a 16-core H100 machine instead of the compile of its slowest file).
+  if(CMAKE_GENERATOR STREQUAL "Ninja")
+    set_property(TARGET ${folder} APPEND PROPERTY LINK_DEPENDS "${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/${folder}_tests${CMAKE_EXECUTABLE_SUFFIX}")
+  else()
+    add_dependencies(${folder} ${folder}_tests)
+  endif()
 
   add_test(NAME ${folder}.host COMMAND ${folder}_tests --part=host)
   set_tests_properties(${folder}.host PROPERTIES LABELS "${label}")
