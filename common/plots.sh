@@ -10,7 +10,7 @@
 # suite as a scatter) and gallery.png (the best variant of each chapter against n) into
 # build/plots/png/, next to the CSVs. The committed images (chapters/<NN_idea>/*.png,
 # docs/gallery.png) are only replaced when asked: PLOTS_INTO_SOURCE=1 common/plots.sh. The runs are timing runs (--no-check): the tests and the
-# chapters' tables are where results are validated. About 5 minutes on an H100.
+# chapters' tables are where results are validated.
 # Environment: BUILD_DIR (default build), PLOTS_INTO_SOURCE (1: overwrite the committed images).
 set -euo pipefail
 cd "$(dirname "$0")/.."
