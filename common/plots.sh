@@ -9,8 +9,9 @@
 # Draws every chapter's throughput.png, the full-array chapters' suite.png (the 2,022-size
 # suite as a scatter) and gallery.png (the best variant of each chapter against n) into
 # build/plots/png/, next to the CSVs. The committed images (chapters/<NN_idea>/*.png,
-# docs/gallery.png) are only replaced when asked: PLOTS_INTO_SOURCE=1 common/plots.sh. The runs are timing runs (--no-check): the tests and the
-# chapters' tables are where results are validated.
+# docs/gallery.png) are only replaced when asked: PLOTS_INTO_SOURCE=1 common/plots.sh.
+# The runs are timing runs (--no-check): the tests and the chapters' tables are where results
+# are validated.
 # Environment: BUILD_DIR (default build), PLOTS_INTO_SOURCE (1: overwrite the committed images).
 set -euo pipefail
 cd "$(dirname "$0")/.."
