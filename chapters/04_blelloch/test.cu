@@ -77,9 +77,9 @@ TEST_CASE("04: the copied CONFLICT_FREE_OFFSET macro parses as n >> (NUM_BANKS +
     const Parsed NUM_BANKS{"NUM_BANKS"}, LOG_NUM_BANKS{"LOG_NUM_BANKS"};
     CHECK(GEMS_CONFLICT_FREE_OFFSET(Parsed{"n"}).text == "((n >> (NUM_BANKS + n)) >> (2 * LOG_NUM_BANKS))");
   }
-  // Evaluated as the GPU shifts, with the book's 16 banks or today's 32, it is 0 for every
-  // index of the tile: the "padded" kernel silently keeps every conflict (and its results
-  // stay right, which is why the bug survives copying). The intended offset is not 0.
+  // Evaluated as the GPU shifts, with the book's 16 banks or the 32 of GPUs since Fermi, it is
+  // 0 for every index of the tile: the "padded" kernel silently keeps every conflict (and its
+  // results stay right, which is why the bug survives copying). The intended offset is not 0.
   for (const int log_banks : {4, 5}) {
     const GpuInt NUM_BANKS{1 << log_banks}, LOG_NUM_BANKS{log_banks};
     int padded_cells = 0;
